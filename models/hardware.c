@@ -1,0 +1,90 @@
+/* hardware.c — the hardware catalog's key table and helpers (see hardware.h). */
+#include "hardware.h"
+#include "precision.h"
+
+const char *const precision_names[] = { "bf16", "fp8", "fp4", NULL };
+
+double precision_bytes(Precision p)
+{
+  switch (p) {
+  case PREC_BF16: return 2.0;
+  case PREC_FP8: return 1.0;
+  case PREC_FP4: return 0.5 + 1.0 / 16.0;
+  default: return 2.0;
+  }
+}
+
+const char *const gpu_arch_names[] = { "hopper", "blackwell", "blackwell-ultra", "rubin", "rubin-ultra", NULL };
+static const char *const status_names[] = { "shipping", "roadmap", NULL };
+static const char *const cooling_names[] = { "air", "liquid", NULL };
+
+#define O(f) offsetof(SystemSpec, f)
+#define REQ KT_REQUIRED
+static const KtKey keys[] = {
+  { "id", KT_STRING, 0, NULL, "catalog id", O(id), NULL, REQ, NULL, NULL },
+  { "name", KT_STRING, 0, NULL, "full name", O(name), NULL, REQ, NULL, NULL },
+  { "source", KT_STRING, 0, NULL, "source of the figures that name none", O(source), NULL, 0, NULL, NULL },
+  { "arch", KT_ENUM, 0, NULL, "GPU architecture", O(arch), gpu_arch_names, REQ, NULL, NULL },
+  { "status", KT_ENUM, 0, "shipping", "shipping, or roadmap (pre-production figures)", O(status), status_names, 0, NULL, NULL },
+  { "gpu", KT_GROUP, 0, NULL, "one GPU package", 0, NULL, 0, NULL, NULL },
+  { "gpu.name", KT_STRING, 0, NULL, "GPU name", O(gpu_name), NULL, REQ, NULL, NULL },
+  { "gpu.dies", KT_INT, 0, "1", "reticle dies per package", O(dies_per_gpu), NULL, KT_POSITIVE, NULL, NULL },
+  { "gpu.sms", KT_INT, 0, "0", "streaming multiprocessors (0 = not published)", O(sms), NULL, KT_NONNEG, NULL, NULL },
+  { "gpu.bf16_dense", KT_NUMBER, DIM_FLOPS, NULL, "dense BF16 tensor FLOP/s (null = not published)", O(flops_bf16), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL },
+  { "gpu.fp8_dense", KT_NUMBER, DIM_FLOPS, NULL, "dense FP8 tensor FLOP/s", O(flops_fp8), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL },
+  { "gpu.fp4_dense", KT_NUMBER, DIM_FLOPS, NULL, "dense FP4 tensor FLOP/s (null = no FP4 tensor cores)", O(flops_fp4), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL },
+  { "gpu.hbm_capacity", KT_NUMBER, DIM_BYTES, NULL, "usable HBM per GPU", O(hbm_capacity), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "gpu.hbm_bandwidth", KT_NUMBER, DIM_BANDWIDTH, NULL, "HBM bandwidth per GPU", O(hbm_bandwidth), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "gpu.nvlink_bandwidth", KT_NUMBER, DIM_BANDWIDTH, NULL, "NVLink bandwidth per GPU, both directions summed", O(nvlink_bandwidth), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "gpu.tdp", KT_NUMBER, DIM_POWER, NULL, "GPU board power limit", O(tdp), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "gpu.idle_power", KT_NUMBER, DIM_POWER, NULL, "GPU board power when idle", O(idle_power), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "node", KT_GROUP, 0, NULL, "the unit holding GPUs and CPUs (server or compute tray)", 0, NULL, 0, NULL, NULL },
+  { "node.gpus", KT_INT, 0, NULL, "GPUs per node", O(gpus_per_node), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "node.cpus", KT_INT, 0, NULL, "CPUs per node", O(cpus_per_node), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "node.cpu_name", KT_STRING, 0, NULL, "CPU model", O(cpu_name), NULL, REQ, NULL, NULL },
+  { "node.cpu_power", KT_NUMBER, DIM_POWER, NULL, "power per CPU under load", O(cpu_power), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "node.other_power", KT_NUMBER, DIM_POWER, NULL, "memory, fans or pumps, storage, management per node", O(node_other_power), NULL, REQ | KT_NONNEG, NULL, NULL },
+  { "node.psu_efficiency", KT_NUMBER, DIM_FRACTION, "0.94", "power-supply efficiency, AC to DC", O(psu_efficiency), NULL, KT_POSITIVE, NULL, NULL },
+  { "nvlink", KT_GROUP, 0, NULL, "the NVLink (scale-up) domain", 0, NULL, 0, NULL, NULL },
+  { "nvlink.domain_gpus", KT_INT, 0, NULL, "GPUs in one NVLink domain", O(nvlink_domain_gpus), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "nvlink.switch_trays", KT_INT, 0, NULL, "NVLink switch trays per domain (0: switches on the baseboard)", O(switch_trays_per_domain), NULL, REQ | KT_NONNEG, NULL, NULL },
+  { "nvlink.switch_power", KT_NUMBER, DIM_POWER, NULL, "power per switch tray, or of the baseboard switches per domain", O(switch_tray_power), NULL, REQ | KT_NONNEG, NULL, NULL },
+  { "rack", KT_GROUP, 0, NULL, "the rack", 0, NULL, 0, NULL, NULL },
+  { "rack.gpus", KT_INT, 0, NULL, "GPUs per rack", O(gpus_per_rack), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "rack.cooling", KT_ENUM, 0, NULL, "air or liquid", O(cooling), cooling_names, REQ, NULL, NULL },
+  { "rack.pue", KT_NUMBER, DIM_NONE, NULL, "default facility PUE for this cooling", O(pue), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "rack.system_power", KT_NUMBER, DIM_POWER, NULL, "nameplate power of the natural unit (server or rack); null = not published", O(system_power), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL },
+  { "rack.all_in_power_per_gpu", KT_NUMBER, DIM_POWER, "0 W", "SemiAnalysis all-in IT power per GPU (comparison figure)", O(all_in_power_per_gpu), NULL, KT_NULLABLE | KT_NONNEG, NULL, NULL },
+  { "rack.gpu_capex", KT_NUMBER, DIM_MONEY, "0 USD", "capital cost per GPU including its share of the system", O(gpu_capex), NULL, KT_NULLABLE | KT_NONNEG, NULL, NULL },
+  { "nic", KT_GROUP, 0, NULL, "scale-out NIC, one per GPU", 0, NULL, 0, NULL, NULL },
+  { "nic.name", KT_STRING, 0, NULL, "NIC model", O(nic_name), NULL, REQ, NULL, NULL },
+  { "nic.bandwidth", KT_NUMBER, DIM_BANDWIDTH, NULL, "line rate per GPU, one direction", O(nic_bandwidth), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "nic.power", KT_NUMBER, DIM_POWER, NULL, "NIC power under load", O(nic_power), NULL, REQ | KT_POSITIVE, NULL, NULL },
+};
+#undef O
+#undef REQ
+
+const KtTable hardware_table = { "hardware", keys, G_N_ELEMENTS(keys) };
+
+double system_peak_flops(const SystemSpec *s, int precision)
+{
+  switch (precision) {
+  case PREC_BF16: return s->flops_bf16;
+  case PREC_FP8: return s->flops_fp8;
+  case PREC_FP4: return s->flops_fp4;
+  default: return 0;
+  }
+}
+
+void system_spec_clear(SystemSpec *s)
+{
+  kt_clear(&hardware_table, s);
+  figure_sources_clear(&s->sources);
+}
+
+void system_spec_copy(SystemSpec *dst, const SystemSpec *src)
+{
+  *dst = *src;
+  kt_copy(&hardware_table, dst, src);
+  figure_sources_copy(&dst->sources, &src->sources);
+}

@@ -1,0 +1,61 @@
+/* hardware.h — one system of the hardware catalog: a GPU, the node and rack it sits in, its NVLink
+ * domain and scale-out NIC, and the power of each part.
+ *
+ * Entries live in models/hardware/<id>.yaml (users add their own with --catalog DIR). Every figure is
+ * SI inside; every figure in the YAML carries a source (a key into models/hardware/sources.yaml or
+ * plain text), so `aifsim catalog show ID` can say where each number comes from. */
+#ifndef AIF_HARDWARE_H
+#define AIF_HARDWARE_H
+
+#include "keytable.h"
+#include "sources.h"
+
+typedef enum { ARCH_HOPPER, ARCH_BLACKWELL, ARCH_BLACKWELL_ULTRA, ARCH_RUBIN, ARCH_RUBIN_ULTRA } GpuArch;
+typedef enum { STATUS_SHIPPING, STATUS_ROADMAP } SystemStatus;
+typedef enum { COOLING_AIR, COOLING_LIQUID } Cooling;
+
+typedef struct {
+  char *id, *name, *source /* entry-wide source for figures that name none */, *gpu_name;
+  int arch;   /* GpuArch */
+  int status; /* SystemStatus: roadmap figures are pre-production */
+  /* GPU (one package; a Blackwell or Rubin package holds several dies) */
+  int dies_per_gpu;
+  int sms;                          /* streaming multiprocessors per GPU (0 = not published) */
+  double flops_bf16, flops_fp8, flops_fp4; /* dense tensor FLOP/s; 0 = the precision is not supported */
+  double hbm_capacity;              /* B usable */
+  double hbm_bandwidth;             /* B/s */
+  double nvlink_bandwidth;          /* B/s per GPU, both directions summed (NVIDIA's convention) */
+  double tdp, idle_power;           /* W */
+  /* node: the unit that holds GPUs and CPUs (HGX server, or NVL72 compute tray) */
+  int gpus_per_node, cpus_per_node;
+  char *cpu_name;
+  double cpu_power;                 /* W per CPU at load */
+  double node_other_power;          /* W per node: memory, fans or pumps, storage, management */
+  double psu_efficiency;            /* AC to DC */
+  /* NVLink domain and rack */
+  int nvlink_domain_gpus;
+  int gpus_per_rack;
+  int switch_trays_per_domain;      /* NVLink switch trays (0 when the switches sit on the baseboard) */
+  double switch_tray_power;         /* W per tray (or per baseboard switch complex when trays = 0) */
+  /* scale-out */
+  char *nic_name;
+  double nic_bandwidth;             /* B/s per GPU, one direction */
+  double nic_power;                 /* W per NIC at load */
+  int cooling;                      /* Cooling */
+  double pue;                       /* default facility PUE for this cooling */
+  double system_power;              /* W nameplate of the natural unit (server or rack) */
+  double all_in_power_per_gpu;      /* W: SemiAnalysis all-in IT power per GPU (for comparison) */
+  double gpu_capex;                 /* USD per GPU, all-in system share (for $/Mtok) */
+  FigureSources sources;            /* where each figure comes from */
+} SystemSpec;
+
+extern const KtTable hardware_table;
+extern const char *const gpu_arch_names[];
+
+/* Peak dense FLOP/s at a precision name ("bf16", "fp8", "fp4"); 0 when unsupported. */
+double system_peak_flops(const SystemSpec *s, int precision);
+
+void system_spec_clear(SystemSpec *s);
+void system_spec_copy(SystemSpec *dst, const SystemSpec *src);
+
+#endif

@@ -1,0 +1,79 @@
+/* cmd_help.c — `aifsim help keys`: the scenario reference, printed from the key table itself
+ * (docs/scenarios.md embeds the --markdown form; a test keeps the two equal). */
+#include "commands.h"
+#include "scenario.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *type_name(const KtKey *k)
+{
+  switch (k->type) {
+  case KT_GROUP: return "group";
+  case KT_INT: return "integer";
+  case KT_NUMBER: return k->dim == DIM_NONE ? "number" : k->dim == DIM_FRACTION ? "fraction" : "quantity";
+  case KT_STRING: return "text";
+  case KT_ENUM: return "choice";
+  case KT_BOOL: return "boolean";
+  }
+  return "?";
+}
+
+static char *type_text(const KtKey *k)
+{
+  if (k->type == KT_ENUM) {
+    g_autofree char *all = g_strjoinv(" / ", (char **)k->choices);
+    return g_strdup(all);
+  }
+  if (k->type == KT_NUMBER && *units_symbol(k->dim))
+    return g_strdup_printf("%s (%s, e.g. %s)", type_name(k), units_symbol(k->dim), units_example(k->dim));
+  return g_strdup(type_name(k));
+}
+
+/* Prints every key of the scenario table; markdown gives the table docs/scenarios.md embeds. */
+void help_keys(GString *out, gboolean markdown)
+{
+  if (markdown)
+    g_string_append(out, "| key | type | default | meaning |\n|---|---|---|---|\n");
+  for (gsize i = 0; i < scenario_table.n_keys; i++) {
+    const KtKey *k = &scenario_table.keys[i];
+    g_autofree char *type = type_text(k);
+    const char *def = k->def ? k->def : (k->flags & KT_REQUIRED) ? "(required)" : "";
+    g_autofree char *help = k->sub ? g_strdup_printf("%s; other keys override the %s catalog figures",
+                                                     k->help, k->sub->name)
+                                   : g_strdup(k->help);
+    if (markdown)
+      g_string_append_printf(out, "| `%s` | %s | %s%s%s | %s |\n", k->path, type, *def == '(' || !*def ? "" : "`",
+                             def, *def == '(' || !*def ? "" : "`", help);
+    else
+      g_string_append_printf(out, "%-40s %-28s %-14s %s\n", k->path, type, def, help);
+  }
+}
+
+int cmd_help(int argc, char **argv)
+{
+  gboolean markdown = FALSE;
+  GOptionEntry entries[] = {
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "print the key table as Markdown", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("keys | COMMAND");
+  g_option_context_set_summary(ctx, "'aifsim help keys' lists every scenario key with its type, unit, default and "
+                                    "meaning;\n'aifsim help COMMAND' shows a command's options.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "help", &argc, &argv))
+    return 2;
+  if (argc == 2 && strcmp(argv[1], "keys") == 0) {
+    g_autoptr(GString) out = g_string_new(NULL);
+    help_keys(out, markdown);
+    fputs(out->str, stdout);
+    return 0;
+  }
+  if (argc == 2 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "catalog") == 0)) {
+    char *sub[] = { argv[1], (char *)"--help", NULL };
+    return strcmp(argv[1], "run") == 0 ? cmd_run(2, sub) : cmd_catalog(2, sub);
+  }
+  g_autofree char *h = g_option_context_get_help(ctx, TRUE, NULL);
+  fputs(h, stderr);
+  return 2;
+}

@@ -1,0 +1,172 @@
+/* cmd_run.c — `aifsim run [SCENARIO.yaml]`: every point of a scenario -> results files.
+ *
+ * Writes into DIR (default results/<scenario name>/): results.csv, results.jsonl,
+ * scenario.resolved.yaml and catalog/ (the catalog entries the run used), each through a temporary
+ * file and a rename. */
+#include "commands.h"
+#include "aif_error.h"
+#include "datadir.h"
+#include "evaluate.h"
+#include "results.h"
+#include "scenario.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A catalog figure written back with its own source when it has one. */
+typedef struct {
+  const FigureSources *fs;
+  const void *entry;
+} EmitEntry;
+
+static char *entry_text(const KtKey *key, gpointer user, gboolean *skip)
+{
+  EmitEntry *e = user;
+  if (key->type == KT_GROUP || !e->fs->by_key || strcmp(key->path, "source") == 0)
+    return NULL;
+  const char *src = g_hash_table_lookup(e->fs->by_key, key->path);
+  gboolean unc = figure_sources_uncertain(e->fs, key->path);
+  if (!src && !unc)
+    return NULL;
+  g_autofree char *raw = kt_value_text(key, e->entry);
+  g_autofree char *v = kt_yaml_quote(raw), *s = src ? kt_yaml_quote(src) : NULL;
+  return g_strdup_printf("{value: %s%s%s%s}", v, s ? ", source: " : "", s ? s : "", unc ? ", uncertain: true" : "");
+}
+
+static gboolean write_entry(const char *dir, const char *sub, const char *id, const KtTable *t, const void *entry,
+                            const FigureSources *fs, GError **error)
+{
+  g_autofree char *folder = g_build_filename(dir, "catalog", sub, NULL);
+  if (g_mkdir_with_parents(folder, 0755) != 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot create: %s", folder, g_strerror(errno));
+    return FALSE;
+  }
+  g_autoptr(GString) out = g_string_new("# catalog entry as used by this run\n");
+  EmitEntry e = { fs, entry };
+  kt_emit_yaml(t, entry, out, 0, entry_text, &e);
+  g_autofree char *name = g_strconcat(id, ".yaml", NULL);
+  g_autofree char *path = g_build_filename(folder, name, NULL);
+  return results_write_file(path, out->str, out->len, error);
+}
+
+static gboolean write_citations(const char *dir, const Catalog *c, GError **error)
+{
+  g_autoptr(GString) out = g_string_new("# source keys used by the catalog entries beside this file\n");
+  g_autoptr(GList) keys = g_list_sort(g_hash_table_get_keys(c->citations), (GCompareFunc)strcmp);
+  for (GList *k = keys; k; k = k->next) {
+    g_autofree char *q = kt_yaml_quote(g_hash_table_lookup(c->citations, k->data));
+    g_string_append_printf(out, "%s: %s\n", (char *)k->data, q);
+  }
+  g_autofree char *path = g_build_filename(dir, "catalog", "hardware", "sources.yaml", NULL);
+  return results_write_file(path, out->str, out->len, error);
+}
+
+/* The catalog entries the points used, so scenario.resolved.yaml reproduces the run. */
+static gboolean write_catalog_used(const char *dir, const Catalog *c, GPtrArray *rows, GError **error)
+{
+  g_autoptr(GHashTable) done = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    const SystemSpec *s = catalog_system(c, r->system);
+    const LlmSpec *m = catalog_model(c, r->model);
+    if (g_hash_table_add(done, s->id) &&
+        !write_entry(dir, "hardware", s->id, &hardware_table, s, &s->sources, error))
+      return FALSE;
+    if (g_hash_table_add(done, m->id) && !write_entry(dir, "llm", m->id, &llm_table, m, &m->sources, error))
+      return FALSE;
+  }
+  return write_citations(dir, c, error);
+}
+
+static void print_summary(GPtrArray *rows, const char *dir)
+{
+  guint ok = 0;
+  printf("%-6s %-18s %-16s %-40s %-11s %9s %10s %9s %9s\n", "point", "system", "model", "config", "status",
+         "tok/s/u", "tok/s/gpu", "ttft_ms", "tpot_ms");
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    ok += g_strcmp0(r->status, "ok") == 0;
+    if (rows->len > 40 && i >= 20 && i + 20 < rows->len) {
+      if (i == 20)
+        printf("... (%u more rows in results.csv)\n", rows->len - 40);
+      continue;
+    }
+    printf("%-6" G_GSIZE_FORMAT " %-18s %-16s %-40s %-11s", r->point, r->system, r->model, r->config, r->status);
+    if (isfinite(r->tok_s_per_user))
+      printf(" %9.1f %10.1f %9.1f %9.2f\n", r->tok_s_per_user, r->out_tok_s_per_gpu, r->ttft_p50_ms,
+             r->tpot_p50_ms);
+    else
+      printf("  %s\n", r->reason ? r->reason : "");
+  }
+  printf("\n%u points, %u ok, %u not (see status and reason). Results in %s/\n", rows->len, ok, rows->len - ok, dir);
+}
+
+int cmd_run(int argc, char **argv)
+{
+  g_autofree char *outdir = NULL;
+  g_auto(GStrv) dirs = NULL;
+  gint64 seed = G_MININT64; /* not given */
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "write results into DIR (default results/<name>/)", "DIR" },
+    { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed, overriding the scenario's", "N" },
+    { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
+  g_option_context_set_summary(ctx, "Simulate every point of a scenario and write results.csv, results.jsonl,\n"
+                                    "scenario.resolved.yaml and the catalog entries used. Without a scenario,\n"
+                                    "runs the shipped scenarios/default.yaml.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "run", &argc, &argv))
+    return 2;
+  if (argc > 2) {
+    fprintf(stderr, "aifsim run: expected one scenario file, got %d arguments\n", argc - 1);
+    return 2;
+  }
+  g_autofree char *path = argc == 2 ? g_strdup(argv[1]) : datadir_path("scenarios/default.yaml");
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Catalog) catalog = cli_catalog(dirs, &err);
+  if (!catalog)
+    return cli_fail("run", err);
+  g_autoptr(Scenario) sc = scenario_load(path, catalog, &err);
+  if (!sc)
+    return cli_fail("run", err);
+  if (seed != G_MININT64) {
+    g_autofree char *text = g_strdup_printf("%" G_GINT64_FORMAT, seed);
+    if (!scenario_override(sc, "seed", text, &err))
+      return cli_fail("run", err);
+  }
+  Point first;
+  scenario_point(sc, catalog, 0, &first);
+  if (!outdir)
+    outdir = g_build_filename("results", first.p.name, NULL);
+  point_clear(&first);
+  if (g_mkdir_with_parents(outdir, 0755) != 0) {
+    fprintf(stderr, "aifsim run: %s: cannot create: %s\n", outdir, g_strerror(errno));
+    return 1;
+  }
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  for (gsize i = 0; i < sc->n_points; i++) {
+    Point pt;
+    scenario_point(sc, catalog, i, &pt);
+    ResultRow *r = g_new(ResultRow, 1);
+    result_row_init(r, i);
+    evaluate_point(&pt, r);
+    g_ptr_array_add(rows, r);
+    point_clear(&pt);
+  }
+  g_autofree char *resolved = scenario_resolved_yaml(sc, catalog);
+  g_autofree char *resolved_path = g_build_filename(outdir, "scenario.resolved.yaml", NULL);
+  gboolean ok = results_write(outdir, rows, &err) && results_write_file(resolved_path, resolved, -1, &err) &&
+                write_catalog_used(outdir, catalog, rows, &err);
+  if (ok)
+    print_summary(rows, outdir);
+  for (guint i = 0; i < rows->len; i++) {
+    result_row_clear(rows->pdata[i]);
+    g_free(rows->pdata[i]);
+  }
+  return ok ? 0 : cli_fail("run", err);
+}

@@ -1,0 +1,24 @@
+/* datadir.c — locating shipped data (see datadir.h). */
+#include "config.h"
+#include "datadir.h"
+
+#include <glib.h>
+
+static char *data_root(void)
+{
+  const char *env = g_getenv("AIFSIM_DATADIR");
+  if (env && *env)
+    return g_strdup(env);
+  g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+  g_autofree char *dir = exe ? g_path_get_dirname(exe) : NULL;
+  g_autofree char *build = g_canonicalize_filename(AIF_BUILDDIR, NULL);
+  if (dir && (g_strcmp0(dir, build) == 0 || g_str_has_prefix(dir, build)))
+    return g_strdup(AIF_SRCDIR);
+  return g_strdup(AIF_PKGDATADIR);
+}
+
+char *datadir_path(const char *rel)
+{
+  g_autofree char *root = data_root();
+  return g_build_filename(root, rel, NULL);
+}

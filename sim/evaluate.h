@@ -1,0 +1,18 @@
+/* evaluate.h — one point of a scenario -> one row of results.
+ *
+ * The seam between the scenario side (points) and the models: it picks the engine configuration
+ * from the point, asks the memory and step-time models, and fills the result row. */
+#ifndef AIF_EVALUATE_H
+#define AIF_EVALUATE_H
+
+#include "results.h"
+#include "scenario.h"
+
+/* Fills ROW (already initialised) for PT. Never fails: a point that cannot run is a row with
+ * status infeasible or unsupported and the reason. */
+void evaluate_point(const Point *pt, ResultRow *row);
+
+/* The configuration label of a point ("agg tp8 ep8 dp fp8 c64"), newly allocated. */
+char *point_config_label(const Point *pt);
+
+#endif

@@ -1,0 +1,139 @@
+/* results.c — results columns and writers (see results.h). */
+#include "results.h"
+#include "aif_error.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#define O(f) offsetof(ResultRow, f)
+const ResultColumn result_columns[] = {
+  { "point", RC_INDEX, O(point), "index of the point in the scenario's sweep" },
+  { "system", RC_STR, O(system), "hardware catalog id" },
+  { "model", RC_STR, O(model), "LLM catalog id" },
+  { "config", RC_STR, O(config), "serving configuration: mode, parallelism, precision, concurrency" },
+  { "status", RC_STR, O(status), "ok, infeasible (does not fit: see reason) or unsupported" },
+  { "reason", RC_STR, O(reason), "why the point is not ok, with the numbers" },
+  { "gpus", RC_NUM, O(gpus), "GPUs in the deployment" },
+  { "batch", RC_NUM, O(batch), "mean sequences per decode step per engine" },
+  { "tok_s_per_user", RC_NUM, O(tok_s_per_user), "output tokens/s seen by one user (1 / TPOT)" },
+  { "out_tok_s_per_gpu", RC_NUM, O(out_tok_s_per_gpu), "output tokens/s of the deployment per GPU" },
+  { "tok_s_per_mw", RC_NUM, O(tok_s_per_mw), "output tokens/s per MW of facility power" },
+  { "ttft_p50_ms", RC_NUM, O(ttft_p50_ms), "median time to first token, ms" },
+  { "tpot_p50_ms", RC_NUM, O(tpot_p50_ms), "median time per output token, ms" },
+  { "step_ms", RC_NUM, O(step_ms), "time of one decode step, ms" },
+  { "weights_gb_per_gpu", RC_NUM, O(weights_gb_per_gpu), "weights held by one GPU, GB (1e9 B)" },
+  { "kv_gb_per_gpu", RC_NUM, O(kv_gb_per_gpu), "HBM left for the KV cache per GPU, GB" },
+  { "max_seqs", RC_NUM, O(max_seqs), "sequences whose KV cache fits in one engine" },
+  { "gpu_power_w", RC_NUM, O(gpu_power_w), "average power per GPU, W" },
+  { "on_frontier", RC_FLAG, O(on_frontier), "1 when the point is on the Pareto frontier" },
+};
+#undef O
+const gsize n_result_columns = G_N_ELEMENTS(result_columns);
+
+void result_row_init(ResultRow *r, gsize point)
+{
+  memset(r, 0, sizeof *r);
+  r->point = point;
+  for (gsize i = 0; i < n_result_columns; i++)
+    if (result_columns[i].type == RC_NUM)
+      *(double *)((char *)r + result_columns[i].offset) = NAN;
+  r->on_frontier = -1;
+}
+
+void result_row_clear(ResultRow *r)
+{
+  for (gsize i = 0; i < n_result_columns; i++)
+    if (result_columns[i].type == RC_STR)
+      g_clear_pointer((char **)((char *)r + result_columns[i].offset), g_free);
+}
+
+/* The value as text; NULL when unknown. %.6g keeps output byte-stable and readable. */
+static char *cell(const ResultRow *r, const ResultColumn *c)
+{
+  const char *base = (const char *)r + c->offset;
+  switch (c->type) {
+  case RC_STR: return *(char *const *)base ? g_strdup(*(char *const *)base) : NULL;
+  case RC_INDEX: return g_strdup_printf("%" G_GSIZE_FORMAT, *(const gsize *)base);
+  case RC_FLAG: return *(const int *)base < 0 ? NULL : g_strdup_printf("%d", *(const int *)base);
+  case RC_NUM: {
+    double v = *(const double *)base;
+    return isfinite(v) ? g_strdup_printf("%.6g", v) : NULL;
+  }
+  }
+  return NULL;
+}
+
+static void csv_field(GString *out, const char *s)
+{
+  if (!s)
+    return;
+  if (!strpbrk(s, ",\"\n")) {
+    g_string_append(out, s);
+    return;
+  }
+  g_string_append_c(out, '"');
+  for (; *s; s++) {
+    if (*s == '"')
+      g_string_append_c(out, '"');
+    g_string_append_c(out, *s);
+  }
+  g_string_append_c(out, '"');
+}
+
+static void json_string(GString *out, const char *s)
+{
+  g_string_append_c(out, '"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      g_string_append_printf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      g_string_append_printf(out, "\\u%04x", *s);
+    else
+      g_string_append_c(out, *s);
+  }
+  g_string_append_c(out, '"');
+}
+
+gboolean results_write_file(const char *path, const char *text, gssize len, GError **error)
+{
+  g_autoptr(GError) io = NULL;
+  /* g_file_set_contents writes a temporary file in the same folder and renames it into place. */
+  if (!g_file_set_contents(path, text, len, &io)) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, io->message);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
+{
+  g_autoptr(GString) csv = g_string_new(NULL), jsonl = g_string_new(NULL);
+  for (gsize i = 0; i < n_result_columns; i++)
+    g_string_append_printf(csv, "%s%s", i ? "," : "", result_columns[i].name);
+  g_string_append_c(csv, '\n');
+  for (guint r = 0; r < rows->len; r++) {
+    const ResultRow *row = rows->pdata[r];
+    g_string_append_c(jsonl, '{');
+    for (gsize i = 0; i < n_result_columns; i++) {
+      const ResultColumn *c = &result_columns[i];
+      g_autofree char *v = cell(row, c);
+      if (i)
+        g_string_append_c(csv, ',');
+      csv_field(csv, v);
+      g_string_append_printf(jsonl, "%s\"%s\":", i ? "," : "", c->name);
+      if (!v)
+        g_string_append(jsonl, "null");
+      else if (c->type == RC_STR)
+        json_string(jsonl, v);
+      else
+        g_string_append(jsonl, v);
+    }
+    g_string_append_c(csv, '\n');
+    g_string_append(jsonl, "}\n");
+  }
+  g_autofree char *csv_path = g_build_filename(dir, "results.csv", NULL);
+  g_autofree char *jsonl_path = g_build_filename(dir, "results.jsonl", NULL);
+  return results_write_file(csv_path, csv->str, csv->len, error) &&
+         results_write_file(jsonl_path, jsonl->str, jsonl->len, error);
+}

@@ -1,0 +1,52 @@
+/* results.h — the results table: one row per simulated point, written as CSV and JSON lines.
+ *
+ * Columns are declared once in result_columns (name with its unit, type, meaning); docs/results.md
+ * and the writers read the same table. A value not computed (yet) stays empty: aifsim never prints a
+ * number it did not compute. Files are written whole to a temporary name and renamed into place. */
+#ifndef AIF_RESULTS_H
+#define AIF_RESULTS_H
+
+#include <glib.h>
+
+typedef struct {
+  gsize point;
+  char *system, *model, *config;
+  char *status;  /* ok, infeasible or unsupported */
+  char *reason;  /* why not ok, with the numbers */
+  double gpus;
+  double batch;               /* mean sequences per decode step, per engine */
+  double tok_s_per_user;      /* 1 / TPOT */
+  double out_tok_s_per_gpu;
+  double tok_s_per_mw;
+  double ttft_p50_ms, tpot_p50_ms;
+  double step_ms;             /* one decode step */
+  double weights_gb_per_gpu;  /* weight bytes per GPU, GB */
+  double kv_gb_per_gpu;       /* KV-cache room per GPU, GB */
+  double max_seqs;            /* sequences that fit per engine */
+  double gpu_power_w;         /* average per GPU */
+  int on_frontier;            /* -1 unknown, 0, 1 */
+} ResultRow;
+
+typedef enum { RC_STR, RC_NUM, RC_INDEX, RC_FLAG } ResultColType;
+
+typedef struct {
+  const char *name;
+  ResultColType type;
+  gsize offset;
+  const char *help;
+} ResultColumn;
+
+extern const ResultColumn result_columns[];
+extern const gsize n_result_columns;
+
+/* A row with every number unknown (NAN) and the given identity; free with result_row_clear. */
+void result_row_init(ResultRow *r, gsize point);
+void result_row_clear(ResultRow *r);
+
+/* Writes ROWS (ResultRow *) to DIR/results.csv and DIR/results.jsonl. */
+gboolean results_write(const char *dir, GPtrArray *rows, GError **error);
+
+/* Writes TEXT to PATH through a temporary file and a rename; failures are AIF_ERROR_RUN. */
+gboolean results_write_file(const char *path, const char *text, gssize len, GError **error);
+
+#endif

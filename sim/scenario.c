@@ -1,0 +1,384 @@
+/* scenario.c — scenario keys, loading, validation and sweep expansion (see scenario.h). */
+#include "scenario.h"
+#include "aif_error.h"
+#include "precision.h"
+
+#include <glib/gstdio.h>
+#include <unistd.h>
+#include <string.h>
+
+const char *const framework_names[] = { "trtllm", "sglang", "vllm", "dynamo-trt", "dynamo-sglang", NULL };
+static const char *const dist_names[] = { "fixed", "uniform", "normal", "lognormal", NULL };
+static const char *const arrival_names[] = { "closed", "poisson", "gamma", "trace", NULL };
+static const char *const mode_names[] = { "aggregated", "disaggregated", NULL };
+static const char *const kvp_names[] = { "auto", "bf16", "fp8", "fp4", NULL };
+static const char *const router_names[] = { "round_robin", "least_loaded", "kv_aware", NULL };
+static const char *const spec_names[] = { "none", "mtp", NULL };
+static const char *const optics_names[] = { "pluggable", "cpo", NULL };
+static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
+
+#define O(f) offsetof(ScenarioParams, f)
+#define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL }
+#define INT(path, f, def, help, fl) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL }
+#define NUM(path, f, dim, def, help, fl) { path, KT_NUMBER, dim, def, help, O(f), NULL, fl, NULL, NULL }
+#define ENUM(path, f, names, def, help) { path, KT_ENUM, 0, def, help, O(f), names, 0, NULL, NULL }
+#define BOOL(path, f, def, help) { path, KT_BOOL, 0, def, help, O(f), NULL, 0, NULL, NULL }
+#define STR(path, f, def, help, fl) { path, KT_STRING, 0, def, help, O(f), NULL, fl, NULL, NULL }
+#define LENGTH(path, f, what)                                                                          \
+  { path, KT_GROUP, 0, NULL, what " tokens per request (a number: fixed)", 0, NULL, 0, "mean", NULL }, \
+  ENUM(path ".dist", f.dist, dist_names, "fixed", "fixed, uniform (min..max), normal or lognormal"),  \
+  NUM(path ".mean", f.mean, DIM_NONE, "1024", "mean tokens", KT_POSITIVE),                           \
+  NUM(path ".stddev", f.stddev, DIM_NONE, "0", "standard deviation (normal)", KT_NONNEG),            \
+  NUM(path ".sigma", f.sigma, DIM_NONE, "0.5", "sigma of the underlying normal (lognormal)", KT_NONNEG), \
+  NUM(path ".min", f.min, DIM_NONE, "1", "smallest length drawn", KT_POSITIVE),                      \
+  NUM(path ".max", f.max, DIM_NONE, "131072", "largest length drawn", KT_POSITIVE)
+#define ENGINE(path, f, what, nworkers)                                                                  \
+  GROUP(path, what),                                                                                    \
+  INT(path ".workers", f.workers, nworkers, "engines of this kind", KT_POSITIVE),                        \
+  INT(path ".tp", f.tp, "1", "tensor-parallel GPUs per engine", KT_POSITIVE),                           \
+  INT(path ".pp", f.pp, "1", "pipeline stages per engine", KT_POSITIVE),                                \
+  INT(path ".ep", f.ep, "1", "expert-parallel GPUs per engine", KT_POSITIVE),                           \
+  BOOL(path ".attention_dp", f.attention_dp, "false", "attention data-parallel across the engine's GPUs"), \
+  INT(path ".max_batch", f.max_batch, "256", "most sequences in one engine step", KT_POSITIVE),        \
+  INT(path ".chunked_prefill", f.chunked_prefill, "8192", "prefill tokens per step (0 = whole prompts)", KT_NONNEG)
+
+static const KtKey keys[] = {
+  STR("name", name, NULL, "scenario name (names the results folder)", KT_REQUIRED | KT_NOSWEEP),
+  STR("description", description, NULL, "one line about the scenario", KT_NOSWEEP),
+  INT("seed", seed, "1", "random seed: same scenario + seed = same results", KT_NONNEG),
+  { "system", KT_GROUP, 0, NULL, "the system (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &hardware_table },
+  STR("system.id", system_id, NULL, "hardware catalog id (aifsim catalog systems)", KT_REQUIRED),
+  { "model", KT_GROUP, 0, NULL, "the LLM (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &llm_table },
+  STR("model.id", model_id, NULL, "model catalog id (aifsim catalog models)", KT_REQUIRED),
+  GROUP("workload", "requests and their arrival"),
+  LENGTH("workload.input", input, "input (prompt)"),
+  LENGTH("workload.output", output, "output (generated)"),
+  STR("workload.trace", trace, NULL, "CSV of arrival_s,input_tokens,output_tokens (replaces lengths; arrival: trace)", KT_NOSWEEP),
+  GROUP("workload.arrival", "how requests arrive"),
+  ENUM("workload.arrival.kind", arrival, arrival_names, "closed", "closed (N users), poisson, gamma (bursty) or trace"),
+  INT("workload.arrival.users", users, "64", "closed loop: concurrent users", KT_POSITIVE),
+  NUM("workload.arrival.rate", rate, DIM_RATE, "1 req/s", "open loop: mean request rate", KT_POSITIVE),
+  NUM("workload.arrival.burst_cv", burst_cv, DIM_NONE, "2", "gamma: coefficient of variation of gaps (1 = Poisson)", KT_POSITIVE),
+  NUM("workload.arrival.think_time", think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
+  INT("workload.requests", requests, "1000", "requests to simulate", KT_POSITIVE),
+  NUM("workload.duration", duration, DIM_TIME, "0 s", "simulated time limit (0 = until the requests are done)", KT_NONNEG),
+  NUM("workload.warmup", warmup, DIM_TIME, "0 s", "start of the measurement window", KT_NONNEG),
+  GROUP("serving", "how the model is served"),
+  ENUM("serving.framework", framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
+  ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
+  ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: fp8 unless bf16 serving)"),
+  ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
+  ENGINE("serving.aggregated", agg, "aggregated engines (prefill and decode together)", "1"),
+  GROUP("serving.disaggregated", "separate prefill and decode pools"),
+  ENGINE("serving.disaggregated.prefill", prefill, "the prefill pool", "1"),
+  ENGINE("serving.disaggregated.decode", decode, "the decode pool", "1"),
+  ENUM("serving.disaggregated.router", router, router_names, "least_loaded", "how requests pick a worker"),
+  GROUP("serving.speculative", "speculative decoding"),
+  ENUM("serving.speculative.method", spec_method, spec_names, "none", "none or mtp (multi-token prediction)"),
+  INT("serving.speculative.draft_tokens", spec_tokens, "1", "tokens drafted per step", KT_POSITIVE),
+  NUM("serving.speculative.acceptance", spec_acceptance, DIM_FRACTION, "0.7", "probability a drafted token is accepted", 0),
+  STR("serving.profile", profile, NULL, "calibration profile YAML (default: the shipped defaults)", 0),
+  GROUP("factory", "the facility around the GPUs"),
+  NUM("factory.power_budget", power_budget, DIM_POWER, "100 MW", "facility power budget", KT_POSITIVE),
+  NUM("factory.pue", pue, DIM_NONE, "0", "power usage effectiveness (0 = the system's default)", KT_NONNEG),
+  NUM("factory.energy_price", energy_price, DIM_ENERGY_PRICE, "0.08 USD/kWh", "price of facility energy", KT_NONNEG),
+  NUM("factory.amortisation", amortisation, DIM_TIME, "4 y", "capital amortisation period", KT_POSITIVE),
+  GROUP("factory.fabric", "the scale-out network"),
+  ENUM("factory.fabric.kind", fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
+  INT("factory.fabric.tiers", fabric_tiers, "0", "switch tiers (0 = sized from the GPU count)", KT_NONNEG),
+  INT("factory.fabric.switch_radix", switch_radix, "64", "ports per switch", KT_POSITIVE),
+  ENUM("factory.fabric.optics", optics, optics_names, "pluggable", "pluggable transceivers or co-packaged optics"),
+};
+
+const KtTable scenario_table = { "scenario", keys, G_N_ELEMENTS(keys) };
+
+static void axis_free(gpointer p)
+{
+  Axis *a = p;
+  g_free(a->group);
+  g_ptr_array_unref(a->values);
+  g_free(a);
+}
+
+void scenario_free(Scenario *s)
+{
+  if (!s)
+    return;
+  g_ptr_array_unref(s->axes);
+  yaml_doc_free(s->doc);
+  g_free(s->dir);
+  g_free(s);
+}
+
+typedef struct {
+  Scenario *s;
+  const Catalog *catalog;
+} LoadCtx;
+
+/* A catalog id must exist: checked at the node so the error points at it. */
+static gboolean check_catalog_id(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yaml_node_t *node,
+                                 GError **error)
+{
+  const char *id = yaml_doc_scalar(node);
+  gboolean sys = strcmp(key->path, "system.id") == 0;
+  if (sys ? catalog_system(ctx->catalog, id) != NULL : catalog_model(ctx->catalog, id) != NULL)
+    return TRUE;
+  g_autoptr(GPtrArray) ids = sys ? catalog_system_ids(ctx->catalog) : catalog_model_ids(ctx->catalog);
+  const char *near = kt_closest(id, (const char *const *)ids->pdata);
+  g_autofree char *all = g_strjoinv(", ", (char **)ids->pdata);
+  if (near)
+    yaml_doc_error(d, node, error, "unknown %s '%s' (did you mean '%s'?)", sys ? "system" : "model", id, near);
+  else
+    yaml_doc_error(d, node, error, "unknown %s '%s' (known: %s)", sys ? "system" : "model", id, all);
+  return FALSE;
+}
+
+/* Relative paths in a scenario are relative to the scenario file; the file must be readable. */
+static gboolean check_path(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yaml_node_t *node, GError **error)
+{
+  const char *p = yaml_doc_scalar(node);
+  g_autofree char *full = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(ctx->s->dir, p, NULL);
+  if (g_file_test(full, G_FILE_TEST_IS_REGULAR) && g_access(full, R_OK) == 0)
+    return TRUE;
+  yaml_doc_error(d, node, error, "'%s': cannot read file '%s'", key->path, full);
+  return FALSE;
+}
+
+static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *key, YamlDoc *d,
+                            yaml_node_t *node, GError **error)
+{
+  /* Each value is parsed into a scratch struct of its table, so errors surface at load time. */
+  union {
+    ScenarioParams p;
+    SystemSpec s;
+    LlmSpec m;
+  } scratch;
+  memset(&scratch, 0, sizeof scratch);
+  gboolean ok = kt_assign(key, d, node, &scratch, error);
+  gboolean is_null = key->type == KT_STRING && *(char **)((char *)&scratch + key->offset) == NULL;
+  kt_clear(t, &scratch);
+  if (!ok)
+    return FALSE;
+  if (t == &scenario_table && (strcmp(key->path, "system.id") == 0 || strcmp(key->path, "model.id") == 0))
+    return check_catalog_id(ctx, key, d, node, error);
+  if (is_null)
+    return TRUE; /* a text key given as null */
+  if (t == &scenario_table && (key->offset == offsetof(ScenarioParams, trace) ||
+                               key->offset == offsetof(ScenarioParams, profile)))
+    return check_path(ctx, key, d, node, error);
+  return TRUE;
+}
+
+static gboolean collect_leaf(const KtTable *t, const KtKey *key, const char *group, YamlDoc *d,
+                             yaml_node_t *v, gpointer user, GError **error)
+{
+  LoadCtx *ctx = user;
+  Axis *a = g_new0(Axis, 1);
+  a->table = t;
+  a->key = key;
+  a->group = g_strdup(group);
+  a->values = g_ptr_array_new();
+  g_ptr_array_add(ctx->s->axes, a);
+  if (v->type == YAML_SEQUENCE_NODE) {
+    if (key->flags & KT_NOSWEEP) {
+      yaml_doc_error(d, v, error, "'%s' takes a single value, not a list", key->path);
+      return FALSE;
+    }
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++)
+      g_ptr_array_add(a->values, yaml_doc_get(d, *it));
+    if (a->values->len == 0) {
+      yaml_doc_error(d, v, error, "'%s': an empty list gives no point to simulate", key->path);
+      return FALSE;
+    }
+  } else {
+    g_ptr_array_add(a->values, v);
+  }
+  for (guint i = 0; i < a->values->len; i++)
+    if (!check_value(ctx, t, key, d, a->values->pdata[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+static const Axis *find_axis(const Scenario *s, const char *path)
+{
+  for (guint i = 0; i < s->axes->len; i++) {
+    const Axis *a = s->axes->pdata[i];
+    if (a->table == &scenario_table && strcmp(a->key->path, path) == 0)
+      return a;
+  }
+  return NULL;
+}
+
+Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error)
+{
+  g_autoptr(Scenario) s = g_new0(Scenario, 1);
+  s->axes = g_ptr_array_new_with_free_func(axis_free);
+  if (!(s->doc = yaml_doc_load(path, error)))
+    return NULL;
+  g_autofree char *dir = g_path_get_dirname(path);
+  s->dir = g_canonicalize_filename(dir, NULL);
+  LoadCtx ctx = { s, catalog };
+  if (!kt_walk(&scenario_table, s->doc, yaml_doc_root(s->doc), collect_leaf, &ctx, error))
+    return NULL;
+  for (size_t i = 0; i < scenario_table.n_keys; i++) {
+    const KtKey *k = &scenario_table.keys[i];
+    if ((k->flags & KT_REQUIRED) && !find_axis(s, k->path)) {
+      yaml_doc_error(s->doc, yaml_doc_root(s->doc), error, "missing required key '%s' (%s)", k->path, k->help);
+      return NULL;
+    }
+  }
+  s->n_points = 1;
+  for (guint i = 0; i < s->axes->len; i++) {
+    const Axis *a = s->axes->pdata[i];
+    if (s->n_points > G_MAXSIZE / a->values->len / 2) {
+      yaml_doc_error(s->doc, a->values->pdata[0], error, "the sweep has too many points");
+      return NULL;
+    }
+    s->n_points *= a->values->len;
+  }
+  return g_steal_pointer(&s);
+}
+
+gboolean scenario_override(Scenario *s, const char *path, const char *value, GError **error)
+{
+  const KtKey *key = kt_find(&scenario_table, path);
+  g_return_val_if_fail(key && key->type != KT_GROUP, FALSE);
+  int idx = yaml_document_add_scalar(&s->doc->doc, NULL, (yaml_char_t *)value, -1, YAML_PLAIN_SCALAR_STYLE);
+  yaml_node_t *node = yaml_doc_get(s->doc, idx);
+  LoadCtx ctx = { s, NULL };
+  g_autoptr(GError) err = NULL;
+  if (!check_value(&ctx, &scenario_table, key, s->doc, node, &err)) {
+    /* the value came from the command line, not the file: drop the file position */
+    const char *msg = strstr(err->message, ": '");
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s", msg ? msg + 2 : err->message);
+    return FALSE;
+  }
+  Axis *a = (Axis *)find_axis(s, path);
+  if (!a) {
+    a = g_new0(Axis, 1);
+    a->table = &scenario_table;
+    a->key = key;
+    a->values = g_ptr_array_new();
+    g_ptr_array_add(s->axes, a);
+  }
+  s->n_points /= a->values->len ? a->values->len : 1;
+  g_ptr_array_set_size(a->values, 0);
+  g_ptr_array_add(a->values, node);
+  return TRUE;
+}
+
+/* Absolute form of a path value, relative to the scenario's folder. */
+static void absolutise(const Scenario *s, char **p)
+{
+  if (*p && !g_path_is_absolute(*p)) {
+    char *full = g_build_filename(s->dir, *p, NULL);
+    g_free(*p);
+    *p = full;
+  }
+}
+
+/* Value index of every axis for point INDEX: mixed radix, last axis fastest. */
+static void point_digits(const Scenario *s, gsize index, guint *digits)
+{
+  for (guint i = s->axes->len; i-- > 0;) {
+    const Axis *a = s->axes->pdata[i];
+    digits[i] = index % a->values->len;
+    index /= a->values->len;
+  }
+}
+
+void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Point *out)
+{
+  memset(out, 0, sizeof *out);
+  out->index = index;
+  g_autofree guint *digits = g_new0(guint, s->axes->len + 1);
+  point_digits(s, index, digits);
+  kt_defaults(&scenario_table, &out->p);
+  for (guint pass = 0; pass < 2; pass++) /* scenario keys first: they pick the catalog entries */
+    for (guint i = 0; i < s->axes->len; i++) {
+      const Axis *a = s->axes->pdata[i];
+      if ((pass == 0) != (a->table == &scenario_table))
+        continue;
+      void *target = a->table == &scenario_table ? (void *)&out->p
+                     : a->table == &hardware_table ? (void *)&out->system
+                                                   : (void *)&out->model;
+      g_autoptr(GError) err = NULL;
+      if (!kt_assign(a->key, s->doc, a->values->pdata[digits[i]], target, &err))
+        g_error("value checked at load failed later: %s", err->message); /* cannot happen */
+      if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "model.id") == 0)
+        llm_spec_copy(&out->model, catalog_model(catalog, out->p.model_id));
+      if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "system.id") == 0)
+        system_spec_copy(&out->system, catalog_system(catalog, out->p.system_id));
+    }
+  absolutise(s, &out->p.trace);
+  absolutise(s, &out->p.profile);
+}
+
+void point_clear(Point *pt)
+{
+  kt_clear(&scenario_table, &pt->p);
+  system_spec_clear(&pt->system);
+  llm_spec_clear(&pt->model);
+}
+
+typedef struct {
+  const Scenario *s;
+  const Point *first;
+} Resolve;
+
+/* A swept key is written as its list; the system and model blocks are written apart. */
+static char *resolved_text(const KtKey *key, gpointer user, gboolean *skip)
+{
+  Resolve *r = user;
+  if (g_str_has_prefix(key->path, "system") || g_str_has_prefix(key->path, "model")) {
+    *skip = TRUE;
+    return NULL;
+  }
+  const Axis *a = find_axis(r->s, key->path);
+  if (!a || a->values->len < 2)
+    return NULL;
+  GString *list = g_string_new("[");
+  for (guint i = 0; i < a->values->len; i++) {
+    g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(a->values->pdata[i]));
+    g_string_append_printf(list, "%s%s", i ? ", " : "", q);
+  }
+  g_string_append_c(list, ']');
+  return g_string_free(list, FALSE);
+}
+
+static void emit_block(const Scenario *s, GString *out, const char *group, const char *id_path)
+{
+  g_string_append_printf(out, "%s:\n", group);
+  for (guint i = 0; i < s->axes->len; i++) {
+    const Axis *a = s->axes->pdata[i];
+    gboolean is_id = a->table == &scenario_table && strcmp(a->key->path, id_path) == 0;
+    if (!is_id && g_strcmp0(a->group, group) != 0)
+      continue;
+    g_string_append_printf(out, "  %s: ", is_id ? "id" : a->key->path);
+    if (a->values->len > 1)
+      g_string_append_c(out, '[');
+    for (guint j = 0; j < a->values->len; j++) {
+      g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(a->values->pdata[j]));
+      g_string_append_printf(out, "%s%s", j ? ", " : "", q);
+    }
+    g_string_append(out, a->values->len > 1 ? "]\n" : "\n");
+  }
+}
+
+char *scenario_resolved_yaml(const Scenario *s, const Catalog *catalog)
+{
+  Point first;
+  scenario_point(s, catalog, 0, &first);
+  GString *out = g_string_new(NULL);
+  g_string_append_printf(out,
+                         "# %s resolved: every key with its value (defaults filled in), lists where the\n"
+                         "# scenario sweeps. The catalog entries it used are in catalog/ beside this file:\n"
+                         "#   aifsim run scenario.resolved.yaml --catalog catalog\n",
+                         s->doc->path);
+  emit_block(s, out, "system", "system.id");
+  emit_block(s, out, "model", "model.id");
+  Resolve r = { s, &first };
+  kt_emit_yaml(&scenario_table, &first.p, out, 0, resolved_text, &r);
+  point_clear(&first);
+  return g_string_free(out, FALSE);
+}

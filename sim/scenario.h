@@ -1,0 +1,111 @@
+/* scenario.h — a scenario file: what to simulate, and the sweep of points it spans.
+ *
+ * A scenario names a system and an LLM from the catalog (any of their figures may be overridden),
+ * a workload, a serving configuration and a factory. Any key may be given as a list: the scenario
+ * then spans the cross product of its lists, one point per combination (the last list varies
+ * fastest). Every key is declared once, in scenario_table; loading checks every value of every
+ * list up front, so a bad value deep in a sweep fails before anything runs. */
+#ifndef AIF_SCENARIO_H
+#define AIF_SCENARIO_H
+
+#include "catalog.h"
+#include "keytable.h"
+
+typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL } LengthDist;
+typedef enum { ARRIVAL_CLOSED, ARRIVAL_POISSON, ARRIVAL_GAMMA, ARRIVAL_TRACE } ArrivalKind;
+typedef enum { MODE_AGGREGATED, MODE_DISAGGREGATED } ServingMode;
+typedef enum { FW_TRTLLM, FW_SGLANG, FW_VLLM, FW_DYNAMO_TRT, FW_DYNAMO_SGLANG, FW_COUNT_ } Framework;
+typedef enum { KVP_AUTO, KVP_BF16, KVP_FP8, KVP_FP4 } KvPrecision;
+typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE } RouterKind;
+typedef enum { SPEC_NONE, SPEC_MTP } SpecMethod;
+typedef enum { OPTICS_PLUGGABLE, OPTICS_CPO } OpticsKind;
+typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
+
+extern const char *const framework_names[];
+
+/* Token-length distribution of requests; tokens are counts but kept as doubles for the maths. */
+typedef struct {
+  int dist; /* LengthDist */
+  double mean, stddev, min, max, sigma;
+} LengthSpec;
+
+/* One engine type: an aggregated engine, or one pool of a disaggregated deployment. */
+typedef struct {
+  int workers;         /* engines of this type */
+  int tp, pp, ep;
+  gboolean attention_dp;
+  int max_batch;       /* sequences per engine step */
+  int chunked_prefill; /* prefill tokens per step (0 = no chunking) */
+} EngineSpec;
+
+/* The values of one point: every scenario key, resolved. */
+typedef struct {
+  char *name, *description;
+  int seed;
+  char *system_id, *model_id;
+  /* workload */
+  LengthSpec input, output;
+  char *trace;          /* CSV: arrival time, input tokens, output tokens (absolute path) */
+  int arrival;          /* ArrivalKind */
+  int users;            /* closed loop: concurrent users */
+  double rate;          /* open loop: requests/s */
+  double burst_cv;      /* gamma: coefficient of variation of inter-arrival times */
+  double think_time;    /* s, closed loop */
+  int requests;
+  double duration, warmup; /* s */
+  /* serving */
+  int framework, precision, kv_precision, mode;
+  EngineSpec agg, prefill, decode;
+  int router;
+  int spec_method, spec_tokens;
+  double spec_acceptance;
+  char *profile;        /* calibration profile (absolute path), NULL = defaults */
+  /* factory */
+  double power_budget;  /* W at the facility */
+  double pue;           /* 0 = the system's default */
+  int fabric_tiers;     /* 0 = sized from the GPU count */
+  int optics, fabric_kind, switch_radix;
+  double energy_price;  /* USD/J */
+  double amortisation;  /* s */
+} ScenarioParams;
+
+/* One key given in the file, with the values it takes (one, or several for a sweep). */
+typedef struct {
+  const KtTable *table;  /* scenario_table, hardware_table or llm_table */
+  const KtKey *key;
+  char *group;           /* "system" or "model" for catalog overrides, else NULL */
+  GPtrArray *values;     /* yaml_node_t * scalars, owned by the scenario's document */
+} Axis;
+
+typedef struct {
+  YamlDoc *doc;
+  char *dir;            /* folder of the scenario file: relative paths start there */
+  GPtrArray *axes;      /* Axis *, in file order */
+  gsize n_points;
+} Scenario;
+
+/* One point of the sweep, resolved against the catalog. */
+typedef struct {
+  gsize index;
+  ScenarioParams p;
+  SystemSpec system;
+  LlmSpec model;
+} Point;
+
+extern const KtTable scenario_table;
+
+Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error);
+void scenario_free(Scenario *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
+
+/* Sets scenario key PATH to VALUE for every point (as if the file said so), e.g. the --seed option. */
+gboolean scenario_override(Scenario *s, const char *path, const char *value, GError **error);
+
+/* Builds point INDEX (0 <= INDEX < n_points) into OUT; free with point_clear. */
+void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Point *out);
+void point_clear(Point *pt);
+
+/* The scenario with every default and catalog value filled in, as YAML text. */
+char *scenario_resolved_yaml(const Scenario *s, const Catalog *catalog);
+
+#endif

@@ -1,0 +1,173 @@
+/* test_scenario.c — scenario loading, defaults, overrides, sweep expansion, the resolved file and
+ * the key reference in docs/scenarios.md. */
+#include "test_util.h"
+#include "commands.h"
+#include "precision.h"
+#include "scenario.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static Scenario *load_text(const Catalog *c, const char *text, char **path_out)
+{
+  g_autofree char *dir = g_dir_make_tmp("aifsim-sc-XXXXXX", NULL);
+  char *path = g_build_filename(dir, "s.yaml", NULL);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  g_autoptr(GError) err = NULL;
+  Scenario *s = scenario_load(path, c, &err);
+  ck_assert_msg(s, "%s", err ? err->message : "");
+  if (path_out)
+    *path_out = path;
+  else
+    g_free(path);
+  return s;
+}
+
+START_TEST(default_scenario_expands)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = src_path("scenarios/default.yaml");
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Scenario) s = scenario_load(path, c, &err);
+  ck_assert_msg(s, "%s", err ? err->message : "");
+  ck_assert_uint_eq(s->n_points, 3 * 5 * 2); /* systems x users x tp */
+  Point p;
+  scenario_point(s, c, 0, &p);
+  ck_assert_str_eq(p.system.id, "h200-sxm-hgx8");
+  ck_assert_int_eq(p.p.users, 1);
+  ck_assert_int_eq(p.p.agg.tp, 4);
+  point_clear(&p);
+  scenario_point(s, c, 1, &p); /* the last list in the file varies fastest */
+  ck_assert_int_eq(p.p.agg.tp, 8);
+  ck_assert_int_eq(p.p.users, 1);
+  point_clear(&p);
+  scenario_point(s, c, 29, &p);
+  ck_assert_str_eq(p.system.id, "gb200-nvl72");
+  ck_assert_int_eq(p.p.users, 256);
+  ck_assert_close(p.system.hbm_bandwidth, 8e12, 1e-12);
+  ck_assert_str_eq(p.model.id, "llama-3.3-70b");
+  point_clear(&p);
+}
+END_TEST
+
+START_TEST(defaults_and_units)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\nsystem: h100-sxm-hgx8\nmodel: llama-3.1-8b\n"
+                                       "workload: {output: {dist: normal, mean: 500, stddev: 50}}\n"
+                                       "factory: {power_budget: 30 MW, energy_price: $0.1/kWh}\n", NULL);
+  ck_assert_uint_eq(s->n_points, 1);
+  Point p;
+  scenario_point(s, c, 0, &p);
+  ck_assert_int_eq(p.p.precision, PREC_FP8);
+  ck_assert_int_eq(p.p.mode, MODE_AGGREGATED);
+  ck_assert_int_eq(p.p.agg.tp, 1);
+  ck_assert_close(p.p.input.mean, 1024, 1e-12);
+  ck_assert_int_eq(p.p.output.dist, DIST_NORMAL);
+  ck_assert_close(p.p.output.stddev, 50, 1e-12);
+  ck_assert_close(p.p.power_budget, 30e6, 1e-12);
+  ck_assert_close(p.p.energy_price, 0.1 / 3.6e6, 1e-12);
+  ck_assert_ptr_null(p.p.trace);
+  point_clear(&p);
+}
+END_TEST
+
+START_TEST(catalog_overrides_and_sweeps)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\n"
+                                       "system: {id: h200-sxm-hgx8, gpu: {hbm_bandwidth: [4 TB/s, 5 TB/s]}, gpu.tdp: 600 W}\n"
+                                       "model: {id: llama-3.1-8b, layers: 40}\n", NULL);
+  ck_assert_uint_eq(s->n_points, 2);
+  Point p;
+  scenario_point(s, c, 1, &p);
+  ck_assert_close(p.system.hbm_bandwidth, 5e12, 1e-12);
+  ck_assert_close(p.system.tdp, 600, 1e-12);
+  ck_assert_close(p.system.hbm_capacity, 141e9, 1e-12); /* untouched figures come from the catalog */
+  ck_assert_int_eq(p.model.layers, 40);
+  point_clear(&p);
+  /* the catalog itself is unchanged */
+  ck_assert_close(catalog_system(c, "h200-sxm-hgx8")->hbm_bandwidth, 4.8e12, 1e-12);
+}
+END_TEST
+
+/* Every value of every point as text, to compare two scenarios point by point. */
+static char *points_text(const Scenario *s, const Catalog *c)
+{
+  GString *out = g_string_new(NULL);
+  for (gsize i = 0; i < s->n_points; i++) {
+    Point p;
+    scenario_point(s, c, i, &p);
+    kt_emit_yaml(&scenario_table, &p.p, out, 0, NULL, NULL);
+    kt_emit_yaml(&hardware_table, &p.system, out, 0, NULL, NULL);
+    kt_emit_yaml(&llm_table, &p.model, out, 0, NULL, NULL);
+    point_clear(&p);
+  }
+  return g_string_free(out, FALSE);
+}
+
+START_TEST(resolved_file_reproduces_points)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\nseed: 7\n"
+                                       "system: {id: [h100-sxm-hgx8, b200-hgx8], gpu.tdp: [600 W, 650 W]}\n"
+                                       "model: deepseek-r1\nserving: {precision: [fp8, fp4], speculative: {method: mtp}}\n",
+                                    NULL);
+  g_autofree char *resolved = scenario_resolved_yaml(s, c);
+  g_autofree char *dir = g_dir_make_tmp("aifsim-res-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
+  ck_assert(g_file_set_contents(path, resolved, -1, NULL));
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Scenario) again = scenario_load(path, c, &err);
+  ck_assert_msg(again, "%s\n%s", err ? err->message : "", resolved);
+  ck_assert_uint_eq(again->n_points, 8);
+  g_autofree char *a = points_text(s, c), *b = points_text(again, c);
+  ck_assert_str_eq(a, b);
+}
+END_TEST
+
+START_TEST(command_line_override)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\nseed: [1, 2, 3]\nsystem: h100-sxm-hgx8\nmodel: llama-3.1-8b\n", NULL);
+  ck_assert_uint_eq(s->n_points, 3);
+  g_autoptr(GError) err = NULL;
+  ck_assert(scenario_override(s, "seed", "42", &err));
+  ck_assert_uint_eq(s->n_points, 1);
+  Point p;
+  scenario_point(s, c, 0, &p);
+  ck_assert_int_eq(p.p.seed, 42);
+  point_clear(&p);
+  ck_assert(!scenario_override(s, "seed", "-1", &err));
+  ck_assert_str_eq(err->message, "'seed' must not be negative");
+}
+END_TEST
+
+START_TEST(key_table_is_documented)
+{
+  /* every default parses (kt_defaults aborts otherwise) and docs/scenarios.md embeds the reference */
+  ScenarioParams p = { 0 };
+  kt_defaults(&scenario_table, &p);
+  kt_clear(&scenario_table, &p);
+  g_autoptr(GString) md = g_string_new(NULL);
+  help_keys(md, TRUE);
+  g_autofree char *doc_path = src_path("docs/scenarios.md");
+  g_autofree char *doc = NULL;
+  ck_assert(g_file_get_contents(doc_path, &doc, NULL, NULL));
+  ck_assert_msg(strstr(doc, md->str), "docs/scenarios.md is out of date: paste `aifsim help keys --markdown`");
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("scenario");
+  TCase *tc = tcase_create("scenario");
+  tcase_add_test(tc, default_scenario_expands);
+  tcase_add_test(tc, defaults_and_units);
+  tcase_add_test(tc, catalog_overrides_and_sweeps);
+  tcase_add_test(tc, resolved_file_reproduces_points);
+  tcase_add_test(tc, command_line_override);
+  tcase_add_test(tc, key_table_is_documented);
+  suite_add_tcase(s, tc);
+  return run_suite(s);
+}
