@@ -33,3 +33,12 @@ Catalog *cli_catalog(char **extra_dirs, GError **error)
   return g_steal_pointer(&c);
 }
 
+
+gboolean cli_profile(const char *path, Profile *out, GError **error)
+{
+  profile_defaults(out);
+  g_autofree char *shipped = path ? NULL : datadir_path("calibration/profiles/default.yaml");
+  if (!path && !g_file_test(shipped, G_FILE_TEST_EXISTS))
+    return TRUE;
+  return profile_load(out, path ? path : shipped, error);
+}

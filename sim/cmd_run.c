@@ -109,10 +109,12 @@ int cmd_run(int argc, char **argv)
   g_autofree char *outdir = NULL;
   g_auto(GStrv) dirs = NULL;
   gint64 seed = G_MININT64; /* not given */
+  g_autofree char *profile_path = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "write results into DIR (default results/<name>/)", "DIR" },
     { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed, overriding the scenario's", "N" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
+    { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
@@ -143,7 +145,11 @@ int cmd_run(int argc, char **argv)
   scenario_point(sc, catalog, 0, &first);
   if (!outdir)
     outdir = g_build_filename("results", first.p.name, NULL);
+  Profile prof;
+  gboolean prof_ok = cli_profile(profile_path ? profile_path : first.p.profile, &prof, &err);
   point_clear(&first);
+  if (!prof_ok)
+    return cli_fail("run", err);
   if (g_mkdir_with_parents(outdir, 0755) != 0) {
     fprintf(stderr, "aifsim run: %s: cannot create: %s\n", outdir, g_strerror(errno));
     return 1;
@@ -154,7 +160,7 @@ int cmd_run(int argc, char **argv)
     scenario_point(sc, catalog, i, &pt);
     ResultRow *r = g_new(ResultRow, 1);
     result_row_init(r, i);
-    evaluate_point(&pt, r);
+    evaluate_point(&pt, &prof, r);
     g_ptr_array_add(rows, r);
     point_clear(&pt);
   }
@@ -168,5 +174,6 @@ int cmd_run(int argc, char **argv)
     result_row_clear(rows->pdata[i]);
     g_free(rows->pdata[i]);
   }
+  profile_clear(&prof);
   return ok ? 0 : cli_fail("run", err);
 }

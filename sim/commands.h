@@ -7,10 +7,13 @@
 #include <glib.h>
 
 #include "catalog.h"
+#include "profile.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 
 /* Shared by the commands: report ERROR on stderr and map its code to an exit status. */
 int cli_fail(const char *command, GError *error);
@@ -19,6 +22,10 @@ gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc, char ***
 
 /* The scenario key reference (plain or Markdown), as `aifsim help keys` prints it. */
 void help_keys(GString *out, gboolean markdown);
+
+/* Loads the profile at PATH, or the shipped calibration/profiles/default.yaml when PATH is NULL
+ * (the built-in defaults if that file is missing). */
+gboolean cli_profile(const char *path, Profile *out, GError **error);
 
 /* The shipped catalog plus the user's --catalog folders, later ones overriding. */
 Catalog *cli_catalog(char **extra_dirs, GError **error);

@@ -5,12 +5,20 @@
 #ifndef AIF_EVALUATE_H
 #define AIF_EVALUATE_H
 
+#include "engine.h"
+#include "profile.h"
 #include "results.h"
 #include "scenario.h"
+#include "steady_state.h"
 
 /* Fills ROW (already initialised) for PT. Never fails: a point that cannot run is a row with
  * status infeasible or unsupported and the reason. */
-void evaluate_point(const Point *pt, ResultRow *row);
+void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
+
+/* The engine a scenario's engine spec describes on the point's system and model. */
+void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);
+/* Fills ROW's model columns from a steady state (SI -> the units of the column names). */
+void evaluate_fill_row(const SteadyState *ss, ResultRow *row);
 
 /* The configuration label of a point ("agg tp8 ep8 dp fp8 c64"), newly allocated. */
 char *point_config_label(const Point *pt);

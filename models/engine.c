@@ -1,0 +1,56 @@
+/* engine.c — engine layout helpers (see engine.h). */
+#include "engine.h"
+
+int engine_stage_gpus(const Engine *e) { return e->gpus / e->pp; }
+int engine_attn_tp(const Engine *e) { return e->dp_attention ? 1 : engine_stage_gpus(e); }
+int engine_attn_dp(const Engine *e) { return e->dp_attention ? engine_stage_gpus(e) : 1; }
+int engine_moe_tp(const Engine *e) { return engine_stage_gpus(e) / e->ep; }
+
+double engine_tokens_per_step(const Engine *e)
+{
+  double t = 1, a = 1;
+  for (int i = 0; i < e->draft_tokens; i++) {
+    a *= e->acceptance;
+    t += a;
+  }
+  return t;
+}
+
+double engine_batch_cap(const Engine *e)
+{
+  return e->prof->stack[e->stack].max_seqs_per_rank * engine_attn_dp(e);
+}
+
+int engine_experts_per_gpu(const Engine *e)
+{
+  return (e->model->experts + e->ep - 1) / e->ep;
+}
+
+Precision engine_dense_precision(const Engine *e)
+{
+  if (e->model->experts > 0 && e->precision == PREC_FP4)
+    return PREC_FP8;
+  return e->precision;
+}
+
+char *engine_check(const Engine *e)
+{
+  if (system_peak_flops(e->sys, e->precision) <= 0)
+    return g_strdup_printf("%s has no %s tensor cores", e->sys->id, precision_names[e->precision]);
+  if (e->gpus < 1 || e->pp < 1 || e->gpus % e->pp)
+    return g_strdup_printf("%d GPUs do not split into %d pipeline stages", e->gpus, e->pp);
+  int g = engine_stage_gpus(e);
+  if (e->ep < 1 || g % e->ep)
+    return g_strdup_printf("EP %d does not divide the %d GPUs of a stage", e->ep, g);
+  if (e->ep > 1 && e->model->experts == 0)
+    return g_strdup_printf("EP %d on %s, which has no experts", e->ep, e->model->id);
+  if (e->model->experts && e->ep > e->model->experts)
+    return g_strdup_printf("EP %d exceeds %d experts", e->ep, e->model->experts);
+  if (e->pp > e->model->layers)
+    return g_strdup_printf("PP %d exceeds %d layers", e->pp, e->model->layers);
+  if (!e->dp_attention && e->model->heads % engine_attn_tp(e))
+    return g_strdup_printf("TP %d does not divide %d attention heads", engine_attn_tp(e), e->model->heads);
+  if (e->draft_tokens > 0 && e->model->mtp_layers == 0)
+    return g_strdup_printf("%s has no MTP head for speculative decoding", e->model->id);
+  return NULL;
+}

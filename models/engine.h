@@ -1,0 +1,48 @@
+/* engine.h — one serving engine: the GPUs that together hold one copy of the model.
+ *
+ * An engine has GPUS = TP x PP GPUs. Inside a pipeline stage the attention is either tensor-parallel
+ * over the stage's GPUs or, with attention data-parallel, replicated with each GPU serving its own
+ * sequences; expert layers are spread over EP GPUs and tensor-parallel over the rest (moe_tp =
+ * stage GPUs / EP). The memory and step-time models read this struct and nothing else. */
+#ifndef AIF_ENGINE_H
+#define AIF_ENGINE_H
+
+#include "hardware.h"
+#include "llm.h"
+#include "precision.h"
+#include "profile.h"
+
+typedef struct {
+  const SystemSpec *sys;
+  const LlmSpec *model;
+  const Profile *prof;
+  Precision precision;     /* GEMM weights and math */
+  Precision kv_precision;  /* KV cache */
+  Stack stack;
+  int gpus;                /* GPUs of the engine */
+  int pp;                  /* pipeline stages */
+  int ep;                  /* expert-parallel GPUs (1..gpus/pp) */
+  gboolean dp_attention;   /* attention data-parallel over a stage's GPUs */
+  int draft_tokens;        /* MTP draft tokens per step (0 = no speculation) */
+  double acceptance;       /* probability each draft token is accepted */
+} Engine;
+
+/* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */
+int engine_stage_gpus(const Engine *e);
+int engine_attn_tp(const Engine *e);  /* 1 with attention data-parallel */
+int engine_attn_dp(const Engine *e);  /* stage GPUs with attention data-parallel, else 1 */
+int engine_moe_tp(const Engine *e);
+/* Tokens accepted per decode step per sequence: 1 + a + a^2 + ... + a^d. */
+double engine_tokens_per_step(const Engine *e);
+/* The most sequences the stack's scheduler runs in one engine step (per attention rank). */
+double engine_batch_cap(const Engine *e);
+/* Routed experts one GPU holds: redundant copies fill the slots when EP does not divide them. */
+int engine_experts_per_gpu(const Engine *e);
+/* Precision of the attention and dense weights: MoE checkpoints keep them at FP8 or above. */
+Precision engine_dense_precision(const Engine *e);
+
+/* NULL when the engine can run; otherwise why not (unsupported precision, parallelism that does
+ * not divide), newly allocated. */
+char *engine_check(const Engine *e);
+
+#endif

@@ -1,0 +1,69 @@
+/* profile.c — profile keys, defaults and loading (see profile.h). */
+#include "profile.h"
+#include "hardware.h"
+
+#include <string.h>
+
+const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
+
+#define ARCH_KEYS(name, i)                                                                                    \
+  { name, KT_GROUP, 0, NULL, "efficiencies of this GPU architecture", 0, NULL, 0, NULL, NULL },               \
+  { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, "0.85", "fraction of HBM bandwidth reached when streaming", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, "0.75", "fraction of dense BF16/FP8 peak reached by large GEMMs", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".moe_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "extra factor on the rates of grouped expert GEMMs", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }
+#define STACK_KEYS(name, i)                                                                                   \
+  { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL },                      \
+  { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".mtp_acceptance", KT_NUMBER, DIM_FRACTION, "0.7", "MTP draft acceptance under the stack's rule (validate rows)", offsetof(Profile, stack[i].mtp_acceptance), NULL, 0, NULL, NULL }
+
+static const KtKey keys[] = {
+  { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL },
+  ARCH_KEYS("hopper", 0), ARCH_KEYS("blackwell", 1), ARCH_KEYS("blackwell-ultra", 2), ARCH_KEYS("rubin", 3),
+  ARCH_KEYS("rubin-ultra", 4),
+  STACK_KEYS("trtllm", STACK_TRTLLM), STACK_KEYS("sglang", STACK_SGLANG), STACK_KEYS("vllm", STACK_VLLM),
+  { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL },
+  { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL },
+};
+
+const KtTable profile_table = { "profile", keys, G_N_ELEMENTS(keys) };
+
+G_STATIC_ASSERT(N_ARCH == ARCH_RUBIN_ULTRA + 1);
+
+void profile_defaults(Profile *p)
+{
+  memset(p, 0, sizeof *p);
+  kt_defaults(&profile_table, p);
+}
+
+static gboolean profile_leaf(const KtTable *t, const KtKey *key, const char *group, YamlDoc *d, yaml_node_t *v,
+                             gpointer user, GError **error)
+{
+  return kt_assign(key, d, v, user, error);
+}
+
+gboolean profile_load(Profile *p, const char *path, GError **error)
+{
+  g_autoptr(YamlDoc) d = yaml_doc_load(path, error);
+  if (!d)
+    return FALSE;
+  return kt_walk(&profile_table, d, yaml_doc_root(d), profile_leaf, p, error);
+}
+
+char *profile_to_yaml(const Profile *p, const char *header)
+{
+  GString *out = g_string_new(header);
+  kt_emit_yaml(&profile_table, p, out, 0, NULL, NULL);
+  return g_string_free(out, FALSE);
+}
+
+void profile_clear(Profile *p) { kt_clear(&profile_table, p); }

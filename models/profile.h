@@ -1,0 +1,56 @@
+/* profile.h — the efficiencies and overheads the performance model reads.
+ *
+ * Peak figures come from the catalog; how close real kernels get to them comes from a profile:
+ * per GPU architecture (how well its memory, tensor cores and NVLink are used) and per serving
+ * stack (its host overheads and kernel quality: TensorRT-LLM, SGLang and vLLM differ by ~1.2x on
+ * the same hardware). The shipped calibration/profiles/default.yaml is fitted on public measured
+ * results by `aifsim fit`; `aifsim calibrate` writes one measured on the user's own GPUs. */
+#ifndef AIF_PROFILE_H
+#define AIF_PROFILE_H
+
+#include "keytable.h"
+
+#define N_ARCH 5
+typedef enum { STACK_TRTLLM, STACK_SGLANG, STACK_VLLM, N_STACK } Stack;
+extern const char *const stack_names[]; /* "trtllm", "sglang", "vllm", NULL */
+
+typedef struct {
+  double hbm_efficiency;      /* fraction of the HBM bandwidth kernels reach when streaming */
+  double gemm_efficiency;     /* fraction of dense BF16/FP8 peak reached by large GEMMs */
+  double fp4_efficiency;      /* the same fraction for FP4 GEMMs */
+  double gemm_half_m;         /* tokens (GEMM rows) at which a GEMM reaches half its peak fraction */
+  double attention_efficiency; /* fraction of BF16 peak reached by attention math */
+  double moe_efficiency;      /* extra factor on the rates of expert GEMMs (grouped, small rows) */
+  double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
+  double nic_efficiency;      /* the same for the scale-out NIC */
+  double collective_latency;  /* s per collective call (all-reduce, all-to-all), NVLink */
+} ArchProfile;
+
+typedef struct {
+  double step_overhead;       /* s per engine step: scheduling, sampling, host work */
+  double layer_overhead;      /* s per layer per step: kernel launches and the gaps between them */
+  double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */
+  double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
+  double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */
+  double mtp_acceptance;      /* acceptance of MTP drafts under the stack's acceptance rule */
+} StackProfile;
+
+typedef struct {
+  ArchProfile arch[N_ARCH];   /* indexed by GpuArch */
+  StackProfile stack[N_STACK];
+  double memory_reserve;      /* fraction of HBM kept for activations, runtime and fragmentation */
+  int mtp_draft_tokens;       /* MTP draft tokens when a row gives none */
+  char *source;               /* what the profile was fitted or measured on */
+} Profile;
+
+extern const KtTable profile_table;
+
+/* The built-in defaults (physically plausible, not fitted). */
+void profile_defaults(Profile *p);
+/* Loads PATH over the defaults; errors are AIF_ERROR_INPUT with file:line:col. */
+gboolean profile_load(Profile *p, const char *path, GError **error);
+/* The profile as YAML (every key), newly allocated. */
+char *profile_to_yaml(const Profile *p, const char *header);
+void profile_clear(Profile *p);
+
+#endif

@@ -1,0 +1,156 @@
+/* steady_state.c — closed-loop, offline and SLO steady states (see steady_state.h). */
+#include "steady_state.h"
+#include "comm.h"
+#include "memory.h"
+#include "step_time.h"
+
+#include <math.h>
+
+#define ITERATIONS 80
+#define MAX_SHARE 0.97 /* a queue is never allowed to saturate inside the fixed point */
+
+typedef struct {
+  double x;      /* requests/s of one engine */
+  double tpot, ttft, step, bd, share;
+} Solution;
+
+/* Engine time one prompt costs when its chunks ride along decode steps of BD sequences. */
+static double prefill_cost(const Engine *e, double bd, double ctx, double isl, double chunk)
+{
+  StepBatch with = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_tokens = chunk, .prefill_seqs = 1,
+                     .prefill_ctx = isl / 2 };
+  StepTime t_with, t_without;
+  step_time(e, &with, &t_with);
+  with.prefill_tokens = with.prefill_seqs = 0;
+  step_time(e, &with, &t_without);
+  return ceil(isl / chunk) * (t_with.total - t_without.total);
+}
+
+/* One aggregated engine holding at most CAP sequences, with USERS closed-loop users. */
+static void solve_aggregated(const Engine *e, const Load *ld, double users, double cap, Solution *s)
+{
+  double a = engine_tokens_per_step(e), ctx = ld->isl + ld->osl / 2;
+  double chunk = ld->chunk > 0 ? MIN(ld->chunk, ld->isl) : ld->isl, n_chunks = ceil(ld->isl / chunk);
+  double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
+  double held = MIN(users, cap);
+  s->x = 0;
+  s->bd = held;
+  for (int it = 0; it < ITERATIONS; it++) {
+    double td = step_time_decode(e, s->bd, ctx);
+    double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk);
+    s->share = MIN(s->x * tp, MAX_SHARE);
+    s->step = td / (1 - s->share);
+    s->tpot = s->step / a;
+    /* prompt tokens arriving per step against the step's prefill budget */
+    double budget = ld->chunk > 0 ? ld->chunk : ld->isl;
+    double chunk_load = MIN(s->x * s->step * ld->isl / budget, MAX_SHARE);
+    double ttft_engine = s->step * (0.5 + n_chunks / (1 - chunk_load)) + overhead;
+    double decode = (ld->osl - 1) * s->tpot;
+    double busy = ttft_engine + decode;
+    /* closed loop: users beyond what the engine holds wait outside; think time thins the rest */
+    double x_new = users <= cap ? users / (busy + ld->think_time) : held / busy;
+    s->x = it == 0 ? x_new : 0.5 * s->x + 0.5 * x_new;
+    s->bd = MAX(MIN(s->x * decode, held), 1e-9);
+    s->ttft = ttft_engine + (users > cap ? users / s->x - busy - ld->think_time : 0);
+  }
+}
+
+static void fill(SteadyState *o, const Solution *s, double engines, double osl, double gpus)
+{
+  o->out_tok_s = s->x * engines * osl;
+  o->gpus = gpus;
+  o->out_tok_s_per_gpu = o->out_tok_s / gpus;
+  o->tpot = s->tpot;
+  o->tok_s_per_user = 1 / s->tpot;
+  o->ttft = s->ttft;
+  o->batch = s->bd;
+  o->step = s->step;
+  o->prefill_share = s->share;
+}
+
+static char *plan(const Engine *e, const Load *ld, MemoryPlan *m)
+{
+  char *why = engine_check(e);
+  return why ? why : memory_plan(e, ld->isl + ld->osl / 2, m);
+}
+
+char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyState *out)
+{
+  MemoryPlan m;
+  char *why = plan(e, ld, &m);
+  *out = (SteadyState){ .weights = m.weights, .kv_free = m.kv_free, .max_seqs = m.max_seqs };
+  if (why)
+    return why;
+  double cap = MIN(MIN(m.max_seqs, ld->max_batch), engine_batch_cap(e));
+  Solution s;
+  if (ld->users > 0) {
+    solve_aggregated(e, ld, ld->users / engines, cap, &s);
+  } else if (ld->tpot_limit > 0) { /* the largest batch that meets the limits */
+    Solution best = { 0 };
+    for (double b = 1; b <= cap * 1.0001; b = MIN(b * 1.15 + 1, b < cap ? cap : b * 2)) {
+      solve_aggregated(e, ld, b, cap, &s);
+      if (s.tpot <= ld->tpot_limit && s.ttft <= ld->ttft_limit && s.x > best.x)
+        best = s;
+      if (b >= cap)
+        break;
+    }
+    if (best.x <= 0)
+      return g_strdup_printf("no batch meets TPOT %.0f ms and TTFT %.0f ms", ld->tpot_limit * 1e3,
+                             ld->ttft_limit * 1e3);
+    s = best;
+  } else {
+    solve_aggregated(e, ld, cap, cap, &s);
+  }
+  fill(out, &s, engines, ld->osl, (double)engines * e->gpus);
+  return NULL;
+}
+
+/* Seconds to move one prompt's KV cache from a prefill engine to a decode engine: as many
+ * parallel links as the smaller engine has GPUs. */
+static double kv_transfer(const Engine *p, const Engine *d, gboolean same_domain, double isl)
+{
+  const ArchProfile *a = &p->prof->arch[p->sys->arch];
+  CommLinks l;
+  comm_links(p->sys, a, 1.0, &l);
+  double bytes = memory_kv_bytes_per_token_layer(p->model, d->kv_precision) * p->model->layers * isl;
+  int lanes = MIN(p->gpus, d->gpus);
+  return bytes / (lanes * (same_domain ? l.nvlink_bw : l.nic_bw)) + l.latency;
+}
+
+char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, gboolean same_domain,
+                           const Load *ld, SteadyState *out)
+{
+  MemoryPlan mp, md;
+  char *why = plan(p, ld, &mp);
+  if (!why)
+    why = plan(d, ld, &md);
+  *out = (SteadyState){ 0 };
+  if (why)
+    return g_strdup_printf("%s", why);
+  out->weights = md.weights, out->kv_free = md.kv_free, out->max_seqs = md.max_seqs;
+  double a = engine_tokens_per_step(d), ctx = ld->isl + ld->osl / 2;
+  double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : ld->isl) / ld->isl));
+  double cap = MIN(MIN(md.max_seqs, ld->max_batch), engine_batch_cap(d));
+  double users = ld->users > 0 ? ld->users : cap * dec;
+  double t_kv = kv_transfer(p, d, same_domain, ld->isl);
+  double overhead = ld->users > 0 ? d->prof->stack[d->stack].request_overhead : 0;
+  Solution s = { .bd = MIN(users / dec, cap) };
+  double k = 1;
+  for (int it = 0; it < ITERATIONS; it++) {
+    double tb = step_time_prefill(p, k, ld->isl);
+    double rho = MIN(s.x * tb / (k * pre), MAX_SHARE);
+    double ttft = tb * (1 + rho / (2 * (1 - rho))) + t_kv + overhead;
+    double td = step_time_decode(d, s.bd, ctx);
+    s.step = td;
+    s.tpot = td / a;
+    double decode = (ld->osl - 1) * s.tpot;
+    double x_dec = dec * cap / decode; /* the decode pool's ceiling */
+    double x_new = MIN(users / (ttft + decode + ld->think_time), x_dec);
+    s.x = it == 0 ? x_new : 0.5 * s.x + 0.5 * x_new;
+    s.bd = MAX(MIN(s.x * decode / dec, cap), 1e-9);
+    k = MIN(k_max, MAX(1, s.x * tb / pre)); /* prompts that arrive during one prefill batch */
+    s.ttft = ttft + MAX(0, users / s.x - ttft - decode - ld->think_time);
+  }
+  fill(out, &s, 1, ld->osl, (double)pre * p->gpus + (double)dec * d->gpus);
+  return NULL;
+}

@@ -1,0 +1,45 @@
+/* steady_state.h — throughput and latency of a deployment in steady state, from the step model.
+ *
+ * Closed loop (C users, each sending its next request when the last one ends) has a fixed point:
+ * the request rate X sets how much prefill work interleaves with decode steps (TPOT) and how long
+ * prompts wait (TTFT), and X = C / (TTFT + OSL x TPOT). It is solved by damped iteration.
+ * Aggregated engines interleave chunked prefill with decode; disaggregated deployments run
+ * prefill engines (batched prompts, queueing) and decode engines apart, with the KV cache moved
+ * between them. Offline runs saturate memory or the batch cap; an SLO run picks the largest batch
+ * that meets the TPOT and TTFT limits. The event simulator replaces this where queues matter. */
+#ifndef AIF_STEADY_STATE_H
+#define AIF_STEADY_STATE_H
+
+#include "engine.h"
+
+typedef struct {
+  double isl, osl;         /* mean prompt and output tokens per request */
+  double users;            /* closed-loop concurrency of the whole deployment; 0 = offline */
+  double think_time;       /* s between a reply and the user's next request */
+  double max_batch;        /* sequences per engine step (per decode engine) */
+  double chunk;            /* prefill token budget per step (aggregated) or per prefill batch */
+  double tpot_limit;       /* s; > 0 with users = 0: the best throughput meeting the limits */
+  double ttft_limit;       /* s */
+} Load;
+
+typedef struct {
+  double out_tok_s;        /* output tokens/s of the whole deployment */
+  double out_tok_s_per_gpu;
+  double tok_s_per_user;   /* 1 / TPOT */
+  double tpot, ttft;       /* s */
+  double batch;            /* mean decode sequences per (decode) engine */
+  double step;             /* s, one decode step */
+  double gpus;
+  double weights, kv_free, max_seqs; /* per GPU (decode engines), and sequences per engine */
+  double prefill_share;    /* fraction of engine time spent on prefill (aggregated) */
+} SteadyState;
+
+/* ENGINES copies of E serving LOAD. Returns NULL, or why the deployment cannot run (newly
+ * allocated): memory, parallelism, precision. */
+char *steady_aggregated(const Engine *e, int engines, const Load *load, SteadyState *out);
+/* PRE prefill engines of P and DEC decode engines of D. SAME_DOMAIN: the KV cache moves over
+ * NVLink (both pools in one NVLink domain) rather than the NICs. */
+char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, gboolean same_domain,
+                           const Load *load, SteadyState *out);
+
+#endif

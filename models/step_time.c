@@ -1,0 +1,179 @@
+/* step_time.c — the step-time model (see step_time.h). */
+#include "step_time.h"
+#include "comm.h"
+#include "memory.h"
+#include "moe.h"
+
+#include <math.h>
+
+/* The rates one GPU reaches, from the catalog peaks and the profile. */
+typedef struct {
+  double peak;        /* FLOP/s reached by large GEMMs at the serving precision */
+  double peak_dense;  /* the same at the attention/dense weight precision */
+  double peak_attn;   /* FLOP/s of attention math (BF16 tensor cores) */
+  double peak_head;   /* FLOP/s of the BF16 LM head */
+  double bw;          /* B/s from HBM */
+  double half_m;      /* GEMM rows for half the peak */
+  double moe;         /* factor on the rates of grouped expert GEMMs */
+  CommLinks links;
+} Rates;
+
+static double gemm_fraction(const ArchProfile *a, Precision p)
+{
+  return p == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency;
+}
+
+static void rates(const Engine *e, Rates *r)
+{
+  const ArchProfile *a = &e->prof->arch[e->sys->arch];
+  double k = e->prof->stack[e->stack].kernel_efficiency;
+  Precision dp = engine_dense_precision(e);
+  r->peak = system_peak_flops(e->sys, e->precision) * gemm_fraction(a, e->precision) * k;
+  r->peak_dense = system_peak_flops(e->sys, dp) * gemm_fraction(a, dp) * k;
+  r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
+  r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
+  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k;
+  r->half_m = a->gemm_half_m;
+  r->moe = a->moe_efficiency;
+  comm_links(e->sys, a, k, &r->links);
+}
+
+/* One GEMM of M rows against PARAMS weights of WBYTES each: compute- or weight-read-bound. */
+static double gemm(const Rates *r, double peak, double m, double params, double wbytes)
+{
+  if (m <= 0 || params <= 0)
+    return 0;
+  double t_compute = 2.0 * m * params / (peak * m / (m + r->half_m));
+  double t_memory = params * wbytes / r->bw;
+  return MAX(t_compute, t_memory);
+}
+
+/* Attention FLOPs per (query token, context token) pair, per layer, all heads. MLA decodes in the
+ * absorbed form (queries meet the compressed latent); prefill expands the latent. */
+static double attn_pair_flops(const LlmSpec *m, gboolean decode)
+{
+  if (m->attn_kind == ATTN_MLA)
+    return decode ? 2.0 * m->heads * (2.0 * m->kv_lora_rank + m->qk_rope_head_dim)
+                  : 2.0 * m->heads * (m->qk_nope_head_dim + m->qk_rope_head_dim + m->v_head_dim);
+  return 4.0 * m->heads * m->head_dim;
+}
+
+/* Mean context a token attends to over the stage's layers, with sliding-window layers capped. */
+static double span(const LlmSpec *m, double ctx)
+{
+  if (m->sliding_window <= 0 || m->sliding_layers <= 0)
+    return ctx;
+  double f = (double)m->sliding_layers / m->layers;
+  return (1 - f) * ctx + f * MIN(ctx, m->sliding_window);
+}
+
+/* Expert layers of one stage: touched experts' weights, grouped GEMMs, shared experts. */
+static double moe_time(const Engine *e, const Rates *r, double tokens, double layers)
+{
+  const LlmSpec *m = e->model;
+  if (layers <= 0 || tokens <= 0)
+    return 0;
+  int g = engine_stage_gpus(e), mtp = engine_moe_tp(e);
+  double w_b = precision_bytes(e->precision), pe = llm_expert_params(m);
+  double touched = moe_expected_experts(m->experts, m->experts_per_token, tokens);
+  double rows = tokens * m->experts_per_token / touched; /* tokens per touched expert */
+  double flops = 2.0 * tokens * m->experts_per_token * pe / g;
+  double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m));
+  double local = MIN(touched * engine_experts_per_gpu(e) / m->experts, engine_experts_per_gpu(e));
+  double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
+  double shared = gemm(r, r->peak, tokens, m->shared_experts * pe / g, w_b);
+  return layers * (MAX(t_compute, t_memory) + shared);
+}
+
+/* Collectives of one stage's layers for TOKENS tokens in the step. */
+static double comm_time(const Engine *e, const Rates *r, double tokens, double layers, double moe_layers)
+{
+  const LlmSpec *m = e->model;
+  int g = engine_stage_gpus(e);
+  double act = tokens * m->hidden * 2.0; /* BF16 activations */
+  if (g <= 1)
+    return 0;
+  if (!e->dp_attention) /* after attention and after the FFN / experts */
+    return layers * 2 * comm_allreduce(&r->links, g, act);
+  /* attention data-parallel: experts by all-to-all (FP8 dispatch, BF16 combine); dense FFNs gather
+   * and scatter the tokens, which costs what an all-reduce does */
+  double per_gpu = tokens / g * m->experts_per_token * m->hidden;
+  double a2a = comm_alltoall(&r->links, g, per_gpu * 1.0) + comm_alltoall(&r->links, g, per_gpu * 2.0);
+  return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
+}
+
+/* One pass of the stage's layers (or of LAYERS layers of the model's mix) for a batch. */
+static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, double tokens, double layers,
+                        StepTime *out)
+{
+  const LlmSpec *m = e->model;
+  int g = engine_stage_gpus(e), atp = engine_attn_tp(e), adp = engine_attn_dp(e);
+  double frac = layers / m->layers;
+  double moe_layers = llm_moe_layers(m) * frac, dense_layers = m->dense_layers * frac;
+  double dense_b = precision_bytes(engine_dense_precision(e)), w_b = precision_bytes(e->precision);
+  /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
+  out->gemm += layers * gemm(r, r->peak_dense, tokens / adp, llm_attention_params(m) / atp, dense_b);
+  out->gemm += dense_layers * gemm(r, m->experts ? r->peak_dense : r->peak, tokens, llm_dense_ffn_params(m) / g,
+                                   m->experts ? dense_b : w_b);
+  /* attention math and KV reads */
+  double q_per_seq = 1.0 + e->draft_tokens;
+  double seqs_gpu = b->decode_seqs / adp;
+  double kv_bytes = seqs_gpu * memory_kv_bytes_per_seq_gpu(e, b->decode_ctx) * frac * e->pp;
+  double flops = (seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) +
+                  b->prefill_tokens / adp * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
+                 layers / atp;
+  out->attention += MAX(flops / r->peak_attn, kv_bytes / r->bw);
+  out->moe += moe_time(e, r, tokens, moe_layers);
+  out->comm += comm_time(e, r, tokens, layers, moe_layers);
+  out->overhead += layers * e->prof->stack[e->stack].layer_overhead;
+}
+
+void step_time(const Engine *e, const StepBatch *b, StepTime *out)
+{
+  const LlmSpec *m = e->model;
+  Rates r;
+  rates(e, &r);
+  *out = (StepTime){ 0 };
+  double q_per_seq = 1.0 + e->draft_tokens;
+  double tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;
+  double stage_layers = (double)m->layers / e->pp;
+  layers_time(e, &r, b, tokens, stage_layers, out);
+  /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
+  int g = engine_stage_gpus(e);
+  double head_params = (double)m->vocab * m->hidden / g;
+  out->gemm += gemm(&r, r.peak_head, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0);
+  /* stages run one after the other for a step's tokens */
+  double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
+                                                    tokens / engine_attn_dp(e) * m->hidden * 2.0)
+                         : 0;
+  out->gemm *= e->pp, out->attention *= e->pp, out->moe *= e->pp, out->comm = out->comm * e->pp + p2p;
+  out->overhead *= e->pp;
+  /* MTP drafts: d sequential passes of the one-layer MTP head, each with its LM head */
+  if (e->draft_tokens > 0 && b->decode_seqs > 0) {
+    StepBatch db = { .decode_seqs = b->decode_seqs, .decode_ctx = b->decode_ctx };
+    StepTime d = { 0 };
+    Engine one = *e;
+    one.draft_tokens = 0;
+    layers_time(&one, &r, &db, b->decode_seqs, m->mtp_layers, &d);
+    d.gemm += gemm(&r, r.peak_head, b->decode_seqs, head_params, 2.0);
+    out->mtp = e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
+  }
+  out->overhead += e->prof->stack[e->stack].step_overhead;
+  out->total = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
+}
+
+double step_time_decode(const Engine *e, double seqs, double ctx)
+{
+  StepBatch b = { .decode_seqs = seqs, .decode_ctx = ctx };
+  StepTime t;
+  step_time(e, &b, &t);
+  return t.total;
+}
+
+double step_time_prefill(const Engine *e, double seqs, double len)
+{
+  StepBatch b = { .prefill_tokens = seqs * len, .prefill_seqs = seqs, .prefill_ctx = len / 2 };
+  StepTime t;
+  step_time(e, &b, &t);
+  return t.total;
+}

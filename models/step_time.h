@@ -1,0 +1,40 @@
+/* step_time.h — how long one engine step takes for a given batch.
+ *
+ * A step runs every layer once for all the tokens of the batch: the decode sequences (one token
+ * each, or 1 + d with MTP drafts to verify) and any prefill tokens (chunked prefill or a prefill
+ * engine). Per GPU and per layer, each GEMM takes the longer of its FLOPs over the reachable
+ * tensor-core rate (which grows with the rows M) and its weight bytes over the reachable HBM
+ * bandwidth; attention reads each sequence's KV cache (decode) or does quadratic work (prefill);
+ * MoE layers read the experts the batch touches; collectives follow from the parallelism
+ * (comm.h); the stack adds per-step and per-layer overheads. Rates come from the profile. */
+#ifndef AIF_STEP_TIME_H
+#define AIF_STEP_TIME_H
+
+#include "engine.h"
+
+typedef struct {
+  double decode_seqs;    /* sequences decoding in this step (whole engine) */
+  double decode_ctx;     /* their mean context length, tokens */
+  double prefill_tokens; /* prompt tokens processed in this step (whole engine) */
+  double prefill_seqs;   /* prompts those tokens belong to */
+  double prefill_ctx;    /* mean tokens each prefill token attends to (prefix + half its chunk) */
+} StepBatch;
+
+typedef struct {
+  double gemm;       /* attention projections, dense FFNs, LM head */
+  double attention;  /* attention math and KV reads */
+  double moe;        /* expert layers */
+  double comm;       /* collectives and pipeline transfers */
+  double overhead;   /* stack overheads */
+  double mtp;        /* MTP draft passes */
+  double total;      /* s: the step's latency */
+} StepTime;
+
+void step_time(const Engine *e, const StepBatch *b, StepTime *out);
+
+/* Shorthands: a decode step of SEQS sequences at context CTX; a prefill of SEQS prompts of LEN
+ * tokens each (whole prompts, no prefix cached). Return seconds. */
+double step_time_decode(const Engine *e, double seqs, double ctx);
+double step_time_prefill(const Engine *e, double seqs, double len);
+
+#endif

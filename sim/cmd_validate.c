@@ -1,0 +1,58 @@
+/* cmd_validate.c — `aifsim validate MEASURED.csv [-o PREDICTIONS.csv]`: predict every measured
+ * deployment and print how far the predictions are, per system, mode and source. */
+#include "commands.h"
+#include "results.h"
+#include "validate.h"
+
+#include <stdio.h>
+
+int cmd_validate(int argc, char **argv)
+{
+  g_autofree char *out_path = NULL, *profile_path = NULL;
+  g_auto(GStrv) dirs = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the predictions to FILE", "PREDICTIONS.csv" },
+    { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
+    { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
+  g_option_context_set_summary(ctx, "Predict every row of a measured-results file (schema: docs/validation.md) and\n"
+                                    "print the median and p90 absolute percentage error per system, mode and source.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "validate", &argc, &argv))
+    return 2;
+  if (argc != 2) {
+    fprintf(stderr, "aifsim validate: expected one MEASURED.csv\nRun 'aifsim validate --help' for usage.\n");
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Catalog) cat = cli_catalog(dirs, &err);
+  if (!cat)
+    return cli_fail("validate", err);
+  Profile prof;
+  if (!cli_profile(profile_path, &prof, &err))
+    return cli_fail("validate", err);
+  g_autoptr(GPtrArray) rows = validate_read(argv[1], cat, &err);
+  if (!rows) {
+    profile_clear(&prof);
+    return cli_fail("validate", err);
+  }
+  Prediction *preds = g_new0(Prediction, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    validate_predict(rows->pdata[i], &prof, &preds[i]);
+  g_autofree char *summary = validate_summary(rows, preds);
+  fputs(summary, stdout);
+  gboolean ok = TRUE;
+  if (out_path) {
+    g_autofree char *csv = validate_predictions_csv(rows, preds);
+    ok = results_write_file(out_path, csv, -1, &err);
+    if (ok)
+      printf("predictions: %s\n", out_path);
+  }
+  for (guint i = 0; i < rows->len; i++)
+    prediction_clear(&preds[i]);
+  g_free(preds);
+  profile_clear(&prof);
+  return ok ? 0 : cli_fail("validate", err);
+}

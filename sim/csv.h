@@ -1,0 +1,24 @@
+/* csv.h — reading CSV files (RFC 4180: quoted fields, doubled quotes, newlines inside quotes) into
+ * rows of strings, with the header mapped to column numbers. */
+#ifndef AIF_CSV_H
+#define AIF_CSV_H
+
+#include <glib.h>
+
+typedef struct {
+  char *path;
+  GPtrArray *header;  /* char * */
+  GPtrArray *rows;    /* GPtrArray * of char * per data row */
+  GArray *lines;      /* int: the file line each data row starts on */
+} CsvFile;
+
+CsvFile *csv_read(const char *path, GError **error);
+void csv_free(CsvFile *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(CsvFile, csv_free)
+
+/* Column number of NAME, or -1. */
+int csv_column(const CsvFile *c, const char *name);
+/* Field COL of row R ("" when the row is short or COL is -1). */
+const char *csv_field(const CsvFile *c, guint r, int col);
+
+#endif

@@ -1,0 +1,147 @@
+/* fit.c — coordinate-descent fit of a profile (see fit.h). */
+#include "fit.h"
+#include "hardware.h"
+
+#include <math.h>
+#include <string.h>
+
+#define HUBER 0.5
+#define INFEASIBLE_PENALTY 1.0
+static const double metric_weight[N_METRICS] = { 1.0, 1.0, 0.25 };
+
+typedef struct {
+  double *value;
+  double lo, hi;
+} Param;
+
+static double huber(double x)
+{
+  x = fabs(x);
+  return x <= HUBER ? 0.5 * x * x : HUBER * (x - 0.5 * HUBER);
+}
+
+double fit_loss(GPtrArray *rows, const Profile *prof)
+{
+  double sum = 0;
+  guint n = 0;
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    if (r->unsupported)
+      continue;
+    Prediction p;
+    validate_predict(r, prof, &p);
+    for (int m = 0; m < N_METRICS; m++) {
+      if (!isfinite(r->measured[m]) || r->measured[m] <= 0)
+        continue;
+      if (strcmp(p.status, "ok") != 0)
+        sum += metric_weight[m] * INFEASIBLE_PENALTY;
+      else
+        sum += metric_weight[m] * huber(log(p.predicted[m] / r->measured[m]));
+      n++;
+    }
+    prediction_clear(&p);
+  }
+  return n ? sum / n : 0;
+}
+
+/* Which architectures, stacks and features the rows exercise. */
+static void used(GPtrArray *rows, gboolean arch[N_ARCH], gboolean fp4[N_ARCH], gboolean moe[N_ARCH],
+                 gboolean stack[N_STACK], gboolean *mtp)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    const ValRow *r = rows->pdata[i];
+    if (r->unsupported)
+      continue;
+    arch[r->sys->arch] = TRUE;
+    fp4[r->sys->arch] |= r->decode.precision == PREC_FP4;
+    moe[r->sys->arch] |= r->model->experts > 0;
+    stack[r->decode.stack] = TRUE;
+    *mtp |= r->decode.draft_tokens != 0;
+  }
+}
+
+static GArray *parameters(GPtrArray *rows, Profile *p)
+{
+  gboolean arch[N_ARCH] = { 0 }, fp4[N_ARCH] = { 0 }, moe[N_ARCH] = { 0 }, stack[N_STACK] = { 0 }, mtp = FALSE;
+  used(rows, arch, fp4, moe, stack, &mtp);
+  GArray *ps = g_array_new(FALSE, FALSE, sizeof(Param));
+#define ADD(field, a, b) g_array_append_val(ps, ((Param){ &(field), a, b }))
+  for (int a = 0; a < N_ARCH; a++) {
+    if (!arch[a])
+      continue;
+    ArchProfile *ap = &p->arch[a];
+    ADD(ap->hbm_efficiency, 0.5, 0.95);
+    ADD(ap->gemm_efficiency, 0.3, 0.9);
+    if (fp4[a])
+      ADD(ap->fp4_efficiency, 0.15, 0.9);
+    ADD(ap->collective_latency, 1e-6, 80e-6);
+    ADD(ap->attention_efficiency, 0.1, 0.9);
+    ADD(ap->gemm_half_m, 8, 512);
+    if (moe[a])
+      ADD(ap->moe_efficiency, 0.2, 1.0);
+  }
+  for (int s = 0; s < N_STACK; s++) {
+    if (!stack[s])
+      continue;
+    StackProfile *sp = &p->stack[s];
+    ADD(sp->step_overhead, 1e-4, 20e-3);
+    ADD(sp->layer_overhead, 1e-6, 300e-6);
+    ADD(sp->kernel_efficiency, 0.5, 1.5);
+    ADD(sp->request_overhead, 1e-3, 0.5);
+    ADD(sp->max_seqs_per_rank, 16, 2048);
+    if (mtp)
+      ADD(sp->mtp_acceptance, 0.2, 0.95);
+  }
+#undef ADD
+  return ps;
+}
+
+/* Architectures without rows take the newest fitted architecture's efficiencies. */
+static void carry_forward(GPtrArray *rows, Profile *p)
+{
+  gboolean arch[N_ARCH] = { 0 }, fp4[N_ARCH] = { 0 }, moe[N_ARCH] = { 0 }, stack[N_STACK] = { 0 }, mtp = FALSE;
+  used(rows, arch, fp4, moe, stack, &mtp);
+  int last = -1;
+  for (int a = 0; a < N_ARCH; a++) {
+    if (arch[a])
+      last = a;
+    else if (last >= 0)
+      p->arch[a] = p->arch[last];
+  }
+}
+
+double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
+{
+  g_autoptr(GArray) ps = parameters(rows, p);
+  double loss = fit_loss(rows, p), step = 0.25;
+  for (int round = 0; round < opt->rounds; round++) {
+    for (guint i = 0; i < ps->len; i++) {
+      Param *q = &g_array_index(ps, Param, i);
+      double start = *q->value;
+      for (int dir = -1; dir <= 1; dir += 2) {
+        /* walk in one direction while it helps */
+        for (;;) {
+          double trial = CLAMP(*q->value * exp(dir * step), q->lo, q->hi);
+          if (trial == *q->value)
+            break;
+          double keep = *q->value;
+          *q->value = trial;
+          double l = fit_loss(rows, p);
+          if (l < loss - 1e-9) {
+            loss = l;
+          } else {
+            *q->value = keep;
+            break;
+          }
+        }
+        if (*q->value != start)
+          break; /* it moved: no need to try the other way */
+      }
+    }
+    if (opt->progress)
+      opt->progress(round, loss, opt->user);
+    step *= 0.6;
+  }
+  carry_forward(rows, p);
+  return loss;
+}

@@ -1,0 +1,411 @@
+/* validate.c — measured rows -> deployments -> predictions and errors (see validate.h). */
+#include "validate.h"
+#include "aif_error.h"
+#include "csv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const metric_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttft_ms" };
+
+/* What MLPerf rows leave to the dataset and the rules: mean prompt length of the benchmark's
+ * dataset, and the p99 TPOT / TTFT limits of its server and interactive scenarios (MLPerf
+ * Inference v5.x rules). The prompt lengths are approximate dataset means. */
+static const struct {
+  const char *model;
+  double isl;
+  double server_tpot, server_ttft, interactive_tpot, interactive_ttft;
+} mlperf[] = {
+  { "llama-2-70b", 300, 0.200, 2.0, 0.040, 0.450 },      /* OpenOrca */
+  { "llama-3.1-405b", 9400, 0.175, 6.0, 0.080, 4.5 },    /* long-context mix */
+  { "llama-3.1-8b", 780, 0.100, 2.0, 0.030, 0.5 },       /* CNN / DailyMail */
+};
+/* A median sits below the p99 an MLPerf limit applies to: these fractions of the limits are what
+ * the medians may reach. */
+#define SLO_TPOT_FRACTION 0.7
+#define SLO_TTFT_FRACTION 0.5
+/* InferenceX draws each prompt's length uniformly in 80-100% of the nominal length. */
+#define INFERENCEX_ISL_FRACTION 0.9
+
+static const char *const required[] = {
+  "id", "source_kind", "system", "gpus", "model", "precision", "isl", "osl", "concurrency", "scenario", "mode",
+  "tp", "ep", "dp_attention", "prefill_workers", "prefill_ep", "prefill_dp_attention", "decode_workers",
+  "decode_ep", "decode_dp_attention", "prefill_gpus", "decode_gpus", "spec_decode", "framework",
+  "out_tok_s_per_gpu", "tok_s_per_user", "ttft_ms", NULL,
+};
+
+typedef struct {
+  const CsvFile *csv;
+  guint r;
+} Cell;
+
+static const char *text(const Cell *c, const char *name) { return csv_field(c->csv, c->r, csv_column(c->csv, name)); }
+
+static double num(const Cell *c, const char *name)
+{
+  const char *s = text(c, name);
+  char *end;
+  double v = g_ascii_strtod(s, &end);
+  return *s && !*end ? v : NAN;
+}
+
+static gboolean stack_of(const char *fw, Stack *out)
+{
+  static const struct { const char *name; Stack s; } map[] = {
+    { "trt", STACK_TRTLLM }, { "trtllm", STACK_TRTLLM }, { "dynamo-trt", STACK_TRTLLM },
+    { "sglang", STACK_SGLANG }, { "dynamo-sglang", STACK_SGLANG }, { "vllm", STACK_VLLM }, { "dynamo-vllm", STACK_VLLM },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(map); i++)
+    if (strcmp(fw, map[i].name) == 0)
+      return (*out = map[i].s), TRUE;
+  return FALSE;
+}
+
+static int precision_of(const char *s)
+{
+  for (int i = 0; precision_names[i]; i++)
+    if (strcmp(s, precision_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+/* Sets R->unsupported (printf-style) and returns FALSE. */
+static gboolean unsupported(ValRow *r, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static gboolean unsupported(ValRow *r, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  r->unsupported = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  return FALSE;
+}
+
+static gboolean engine_from(ValRow *r, const Cell *c, Engine *e, const char *pool, Precision p, Stack st)
+{
+  g_autofree char *workers_col = g_strconcat(pool, "_workers", NULL), *gpus_col = g_strconcat(pool, "_gpus", NULL);
+  g_autofree char *ep_col = g_strconcat(pool, "_ep", NULL), *dp_col = g_strconcat(pool, "_dp_attention", NULL);
+  double workers = num(c, workers_col), gpus = num(c, gpus_col), ep = num(c, ep_col), dp = num(c, dp_col);
+  if (!(workers >= 1) || !(gpus >= workers) || fmod(gpus, workers) != 0)
+    return unsupported(r, "%s pool: %s workers on %s GPUs do not make whole engines", pool, text(c, workers_col),
+                       text(c, gpus_col));
+  *e = (Engine){ .sys = r->sys, .model = r->model, .precision = p, .kv_precision = p == PREC_BF16 ? PREC_BF16 : PREC_FP8,
+                 .stack = st, .gpus = (int)(gpus / workers), .pp = 1, .ep = isnan(ep) ? 1 : (int)ep,
+                 .dp_attention = dp == 1 };
+  if (strcmp(pool, "prefill") == 0)
+    r->pre_workers = (int)workers;
+  else
+    r->dec_workers = (int)workers;
+  return TRUE;
+}
+
+static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
+{
+  r->sys = catalog_system(cat, r->system);
+  r->model = catalog_model(cat, text(c, "model"));
+  if (!r->sys)
+    return unsupported(r, "system '%s' is not in the catalog", r->system);
+  if (!r->model)
+    return unsupported(r, "model '%s' is not in the catalog", text(c, "model"));
+  int p = precision_of(text(c, "precision"));
+  Stack st;
+  if (p < 0)
+    return unsupported(r, "precision '%s' is not modelled", text(c, "precision"));
+  if (!stack_of(text(c, "framework"), &st))
+    return unsupported(r, "serving stack '%s' has no profile", text(c, "framework"));
+  double isl = num(c, "isl"), osl = num(c, "osl"), gpus = num(c, "gpus");
+  const char *scenario = text(c, "scenario");
+  int ml = -1;
+  for (gsize i = 0; i < G_N_ELEMENTS(mlperf); i++)
+    if (strcmp(mlperf[i].model, r->model->id) == 0)
+      ml = (int)i;
+  if (isnan(isl) && ml >= 0)
+    isl = mlperf[ml].isl;
+  if (!(isl > 0) || !(osl > 0) || !(gpus >= 1))
+    return unsupported(r, "input length, output length or GPU count missing");
+  if (strcmp(r->source_kind, "inferencex") == 0)
+    isl *= INFERENCEX_ISL_FRACTION;
+  r->gpus = (int)gpus;
+  r->load = (Load){ .isl = isl, .osl = osl, .max_batch = 1e9, .chunk = 8192 };
+  if (strcmp(scenario, "concurrency") == 0) {
+    r->load.users = num(c, "concurrency");
+    if (!(r->load.users >= 1))
+      return unsupported(r, "concurrency missing");
+  } else if (strcmp(scenario, "server") == 0 || strcmp(scenario, "interactive") == 0) {
+    if (ml < 0)
+      return unsupported(r, "no MLPerf latency limits known for %s", r->model->id);
+    gboolean server = strcmp(scenario, "server") == 0;
+    r->load.tpot_limit = (server ? mlperf[ml].server_tpot : mlperf[ml].interactive_tpot) * SLO_TPOT_FRACTION;
+    r->load.ttft_limit = (server ? mlperf[ml].server_ttft : mlperf[ml].interactive_ttft) * SLO_TTFT_FRACTION;
+  } else if (strcmp(scenario, "offline") != 0) {
+    return unsupported(r, "scenario '%s' is not modelled", scenario);
+  }
+  gboolean mtp = strcmp(text(c, "spec_decode"), "mtp") == 0;
+  if (strcmp(r->mode, "disagg") == 0) {
+    r->disaggregated = TRUE;
+    if (!engine_from(r, c, &r->prefill, "prefill", p, st) || !engine_from(r, c, &r->decode, "decode", p, st))
+      return FALSE;
+    r->load.chunk = 16384; /* prompts batched per prefill step */
+    r->same_domain = r->gpus <= r->sys->nvlink_domain_gpus;
+  } else {
+    double tp = num(c, "tp"), ep = num(c, "ep");
+    r->search_tp = isnan(tp);
+    if (r->search_tp && r->load.users > 0)
+      return unsupported(r, "concurrency row without its parallelism");
+    r->decode = (Engine){ .sys = r->sys, .model = r->model, .precision = p,
+                          .kv_precision = p == PREC_BF16 ? PREC_BF16 : PREC_FP8, .stack = st,
+                          .gpus = r->search_tp ? 1 : (int)tp, .pp = 1, .ep = isnan(ep) ? 1 : (int)ep,
+                          .dp_attention = num(c, "dp_attention") == 1 };
+    if (!r->search_tp && r->gpus % r->decode.gpus)
+      return unsupported(r, "%d GPUs do not split into TP %d engines", r->gpus, r->decode.gpus);
+    r->dec_workers = r->gpus / r->decode.gpus;
+  }
+  r->decode.draft_tokens = r->prefill.draft_tokens = mtp ? -1 : 0; /* -1: from the profile */
+  return TRUE;
+}
+
+GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
+{
+  g_autoptr(CsvFile) csv = csv_read(file, error);
+  if (!csv)
+    return NULL;
+  for (int i = 0; required[i]; i++)
+    if (csv_column(csv, required[i]) < 0) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: missing column '%s' (schema: id, system, gpus, "
+                  "model, precision, isl, osl, concurrency, scenario, mode, parallelism columns, ...)",
+                  file, required[i]);
+      return NULL;
+    }
+  GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)val_row_free);
+  for (guint i = 0; i < csv->rows->len; i++) {
+    Cell c = { csv, i };
+    ValRow *r = g_new0(ValRow, 1);
+    r->id = g_strdup(text(&c, "id"));
+    r->system = g_strdup(text(&c, "system"));
+    r->mode = g_strdup(text(&c, "mode"));
+    r->source_kind = g_strdup(text(&c, "source_kind"));
+    r->measured[MET_OUT_TOK_S_PER_GPU] = num(&c, "out_tok_s_per_gpu");
+    r->measured[MET_TOK_S_PER_USER] = num(&c, "tok_s_per_user");
+    r->measured[MET_TTFT] = num(&c, "ttft_ms");
+    build(r, &c, cat);
+    g_ptr_array_add(rows, r);
+  }
+  return rows;
+}
+
+void val_row_free(ValRow *r)
+{
+  g_free(r->id);
+  g_free(r->system);
+  g_free(r->mode);
+  g_free(r->source_kind);
+  g_free(r->unsupported);
+  g_free(r);
+}
+
+static void use_profile(Engine *e, const Profile *prof)
+{
+  e->prof = prof;
+  if (e->draft_tokens != 0) {
+    e->draft_tokens = prof->mtp_draft_tokens;
+    e->acceptance = prof->stack[e->stack].mtp_acceptance;
+  }
+}
+
+static char *label(const ValRow *r, const Engine *e, int engines, const char *pool)
+{
+  return g_strdup_printf("%s%dx %d GPU%s ep%d%s%s", pool, engines, e->gpus, e->gpus > 1 ? "s" : "", e->ep,
+                         e->dp_attention ? " dp" : "", e->draft_tokens ? " mtp" : "");
+}
+
+void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
+{
+  *out = (Prediction){ .status = "unsupported", .predicted = { NAN, NAN, NAN } };
+  if (r->unsupported) {
+    out->reason = g_strdup(r->unsupported);
+    return;
+  }
+  use_profile(&r->decode, prof);
+  use_profile(&r->prefill, prof);
+  SteadyState ss;
+  char *why = NULL;
+  if (r->disaggregated) {
+    why = steady_disaggregated(&r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &r->load, &ss);
+    g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
+    out->config = g_strdup_printf("%s / %s", a, b);
+  } else if (r->search_tp) { /* MLPerf leaves the parallelism open: the best TP that fits */
+    SteadyState best = { 0 };
+    int best_tp = 0;
+    for (int tp = 1; tp <= MIN(r->gpus, r->sys->nvlink_domain_gpus); tp *= 2) {
+      if (r->gpus % tp)
+        continue;
+      r->decode.gpus = tp;
+      char *w = steady_aggregated(&r->decode, r->gpus / tp, &r->load, &ss);
+      if (!w && ss.out_tok_s_per_gpu > best.out_tok_s_per_gpu)
+        best = ss, best_tp = tp;
+      g_free(why);
+      why = w;
+    }
+    if (best_tp) {
+      g_clear_pointer(&why, g_free);
+      ss = best;
+      r->decode.gpus = best_tp;
+    }
+    out->config = label(r, &r->decode, r->gpus / MAX(best_tp, 1), "");
+  } else {
+    why = steady_aggregated(&r->decode, r->dec_workers, &r->load, &ss);
+    out->config = label(r, &r->decode, r->dec_workers, "");
+  }
+  if (why) {
+    out->status = "infeasible";
+    out->reason = why;
+    return;
+  }
+  out->status = "ok";
+  out->predicted[MET_OUT_TOK_S_PER_GPU] = ss.out_tok_s_per_gpu;
+  out->predicted[MET_TOK_S_PER_USER] = ss.tok_s_per_user;
+  out->predicted[MET_TTFT] = ss.ttft * 1e3;
+}
+
+void prediction_clear(Prediction *p)
+{
+  g_clear_pointer(&p->reason, g_free);
+  g_clear_pointer(&p->config, g_free);
+}
+
+double validate_ape(const ValRow *r, const Prediction *p, Metric m)
+{
+  double meas = r->measured[m], pred = p->predicted[m];
+  if (!isfinite(meas) || !isfinite(pred) || meas <= 0)
+    return NAN;
+  return fabs(pred / meas - 1);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The Q-quantile (0..1) of N sorted values, by linear interpolation. */
+static double quantile(const double *v, gsize n, double q)
+{
+  if (n == 0)
+    return NAN;
+  double pos = q * (n - 1);
+  gsize lo = (gsize)floor(pos), hi = MIN(lo + 1, n - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+static void summary_line(GString *out, const char *group, GPtrArray *rows, const Prediction *preds,
+                         const char *field, const char *value)
+{
+  guint n = 0, ok = 0, inf = 0;
+  GArray *ape[N_METRICS];
+  for (int m = 0; m < N_METRICS; m++)
+    ape[m] = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < rows->len; i++) {
+    const ValRow *r = rows->pdata[i];
+    const char *v = !field ? NULL : strcmp(field, "system") == 0 ? r->system : strcmp(field, "mode") == 0 ? r->mode : r->source_kind;
+    if (field && strcmp(v, value) != 0)
+      continue;
+    n++;
+    ok += strcmp(preds[i].status, "ok") == 0;
+    inf += strcmp(preds[i].status, "infeasible") == 0;
+    for (int m = 0; m < N_METRICS; m++) {
+      double e = validate_ape(r, &preds[i], m);
+      if (isfinite(e))
+        g_array_append_val(ape[m], e);
+    }
+  }
+  g_string_append_printf(out, "%-22s %5u %5u %5u %5u", group, n, ok, inf, n - ok - inf);
+  for (int m = 0; m < N_METRICS; m++) {
+    g_array_sort(ape[m], cmp_double);
+    double *v = (double *)ape[m]->data;
+    if (ape[m]->len)
+      g_string_append_printf(out, "  %5u %6.1f%% %6.1f%%", ape[m]->len, 100 * quantile(v, ape[m]->len, 0.5),
+                             100 * quantile(v, ape[m]->len, 0.9));
+    else
+      g_string_append_printf(out, "  %5u %7s %7s", 0u, "-", "-");
+    g_array_unref(ape[m]);
+  }
+  g_string_append_c(out, '\n');
+}
+
+static gint cmp_strp(gconstpointer a, gconstpointer b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, const char *field)
+{
+  g_autoptr(GPtrArray) seen = g_ptr_array_new();
+  for (guint i = 0; i < rows->len; i++) {
+    const ValRow *r = rows->pdata[i];
+    const char *v = strcmp(field, "system") == 0 ? r->system : strcmp(field, "mode") == 0 ? r->mode : r->source_kind;
+    gboolean dup = FALSE;
+    for (guint j = 0; j < seen->len && !dup; j++)
+      dup = strcmp(seen->pdata[j], v) == 0;
+    if (!dup)
+      g_ptr_array_add(seen, (gpointer)v);
+  }
+  g_ptr_array_sort(seen, cmp_strp);
+  for (guint j = 0; j < seen->len; j++) {
+    g_autofree char *name = g_strdup_printf("%s=%s", field, (char *)seen->pdata[j]);
+    summary_line(out, name, rows, preds, field, seen->pdata[j]);
+  }
+}
+
+char *validate_summary(GPtrArray *rows, const Prediction *preds)
+{
+  GString *out = g_string_new(NULL);
+  g_string_append_printf(out, "%-22s %5s %5s %5s %5s", "group", "rows", "ok", "infs", "unsup");
+  for (int m = 0; m < N_METRICS; m++)
+    g_string_append_printf(out, "  %21s", metric_names[m]);
+  g_string_append_printf(out, "\n%-22s %23s", "", "");
+  for (int m = 0; m < N_METRICS; m++)
+    g_string_append_printf(out, "  %5s %7s %7s", "n", "median", "p90");
+  g_string_append_c(out, '\n');
+  summary_line(out, "all", rows, preds, NULL, NULL);
+  group_lines(out, rows, preds, "system");
+  group_lines(out, rows, preds, "mode");
+  group_lines(out, rows, preds, "source_kind");
+  g_string_append(out, "(median and p90 of |predicted / measured - 1|; n = rows with both values)\n");
+  return g_string_free(out, FALSE);
+}
+
+static void csv_cell(GString *out, const char *s)
+{
+  if (s && strpbrk(s, ",\"\n")) {
+    g_string_append_c(out, '"');
+    for (; *s; s++) {
+      if (*s == '"')
+        g_string_append_c(out, '"');
+      g_string_append_c(out, *s);
+    }
+    g_string_append_c(out, '"');
+  } else if (s) {
+    g_string_append(out, s);
+  }
+}
+
+char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
+{
+  GString *out = g_string_new("id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
+                              "predicted_ttft_ms,predicted_gpu_power_w,predicted_config\n");
+  for (guint i = 0; i < rows->len; i++) {
+    const ValRow *r = rows->pdata[i];
+    csv_cell(out, r->id);
+    g_string_append_printf(out, ",%s,", preds[i].status);
+    csv_cell(out, preds[i].reason);
+    for (int m = 0; m < N_METRICS; m++)
+      if (isfinite(preds[i].predicted[m]))
+        g_string_append_printf(out, ",%.6g", preds[i].predicted[m]);
+      else
+        g_string_append_c(out, ',');
+    g_string_append(out, ",,"); /* GPU power: the power model is not built yet */
+    csv_cell(out, preds[i].config);
+    g_string_append_c(out, '\n');
+  }
+  return g_string_free(out, FALSE);
+}

@@ -1,0 +1,53 @@
+/* validate.h — predicting measured deployments, and how far the predictions are.
+ *
+ * Each row of a measured-results file (schema: ../shared/data/validation/README.md) describes a
+ * deployment: system, GPUs, model, precision, prompt and output lengths, concurrency or an MLPerf
+ * scenario, aggregated or disaggregated pools with their parallelism, MTP, serving stack. It is
+ * turned into engines and a load once (ValRow), then predicted with any profile, so `aifsim fit`
+ * can re-predict the whole file cheaply. A row the model cannot describe is `unsupported` with a
+ * reason; one that does not fit in memory is `infeasible`; nothing is dropped or guessed. */
+#ifndef AIF_VALIDATE_H
+#define AIF_VALIDATE_H
+
+#include "catalog.h"
+#include "engine.h"
+#include "steady_state.h"
+
+typedef enum { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER, MET_TTFT, N_METRICS } Metric;
+extern const char *const metric_names[];
+
+typedef struct {
+  char *id, *system, *mode, *source_kind; /* for grouping the summary */
+  char *unsupported;       /* why the row cannot be modelled, or NULL */
+  const SystemSpec *sys;
+  const LlmSpec *model;
+  Engine prefill, decode;  /* aggregated rows use .decode only */
+  int pre_workers, dec_workers;
+  gboolean disaggregated, search_tp, same_domain;
+  int gpus;
+  Load load;
+  double measured[N_METRICS]; /* NAN when not measured */
+} ValRow;
+
+typedef struct {
+  const char *status;      /* "ok", "infeasible", "unsupported" */
+  char *reason;
+  char *config;            /* the configuration predicted (chosen when the row leaves it open) */
+  double predicted[N_METRICS];
+} Prediction;
+
+/* Reads FILE into rows; a missing column or unreadable file is an input error. */
+GPtrArray *validate_read(const char *file, const Catalog *c, GError **error);
+void val_row_free(ValRow *r);
+/* Predicts ROW with PROF (the engines in ROW are re-pointed at PROF). */
+void validate_predict(ValRow *row, const Profile *prof, Prediction *out);
+void prediction_clear(Prediction *p);
+/* |predicted / measured - 1|, or NAN when either is missing. */
+double validate_ape(const ValRow *r, const Prediction *p, Metric m);
+/* The error table: per system, per mode, per source and overall, the median and p90 APE of each
+ * metric and the counts of ok / infeasible / unsupported rows. */
+char *validate_summary(GPtrArray *rows, const Prediction *preds);
+/* PREDICTIONS.csv text. */
+char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds);
+
+#endif
