@@ -7,6 +7,7 @@ void comm_links(const SystemSpec *s, const ArchProfile *a, double kernel_efficie
   out->nvlink_bw = s->nvlink_bandwidth / 2.0 * a->nvlink_efficiency * kernel_efficiency;
   out->nic_bw = s->nic_bandwidth * a->nic_efficiency;
   out->latency = a->collective_latency;
+  out->nic_latency = a->nic_latency;
   out->domain = s->nvlink_domain_gpus;
 }
 
@@ -16,7 +17,7 @@ double comm_allreduce(const CommLinks *l, int n, double bytes)
     return 0;
   double moved = 2.0 * (n - 1) / n * bytes;
   double bw = n <= l->domain ? l->nvlink_bw : l->nic_bw; /* a ring leaving the domain waits on its NIC hops */
-  return moved / bw + l->latency * (n <= l->domain ? 1 : 2);
+  return moved / bw + l->latency + (n <= l->domain ? 0 : l->nic_latency);
 }
 
 double comm_alltoall(const CommLinks *l, int n, double bytes)
@@ -28,10 +29,10 @@ double comm_alltoall(const CommLinks *l, int n, double bytes)
     return out / l->nvlink_bw + l->latency;
   double remote = bytes * (double)(n - l->domain) / n; /* peers outside this GPU's domain */
   double local = out - remote;
-  return MAX(local / l->nvlink_bw, remote / l->nic_bw) + 2 * l->latency;
+  return MAX(local / l->nvlink_bw, remote / l->nic_bw) + l->latency + l->nic_latency;
 }
 
 double comm_p2p(const CommLinks *l, gboolean same_domain, double bytes)
 {
-  return bytes / (same_domain ? l->nvlink_bw : l->nic_bw) + l->latency;
+  return bytes / (same_domain ? l->nvlink_bw : l->nic_bw) + l->latency + (same_domain ? 0 : l->nic_latency);
 }

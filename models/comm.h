@@ -14,6 +14,7 @@ typedef struct {
   double nvlink_bw;  /* B/s one way per GPU, as reached */
   double nic_bw;     /* B/s per GPU, as reached */
   double latency;    /* s per call */
+  double nic_latency; /* s more per call that crosses the NIC */
   int domain;        /* GPUs per NVLink domain */
 } CommLinks;
 

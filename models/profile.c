@@ -1,6 +1,7 @@
 /* profile.c — profile keys, defaults and loading (see profile.h). */
 #include "profile.h"
 #include "hardware.h"
+#include "precision.h"
 
 #include <string.h>
 
@@ -16,11 +17,14 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".moe_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "extra factor on the rates of grouped expert GEMMs", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }
+  { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for a collective that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL }
 #define STACK_KEYS(name, i)                                                                                   \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".moe_layer_overhead", KT_NUMBER, DIM_TIME, "20 us", "more launch gaps per MoE layer (routing, permutes)", offsetof(Profile, stack[i].moe_layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL }, \
   { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL }, \

@@ -24,11 +24,14 @@ typedef struct {
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
   double nic_efficiency;      /* the same for the scale-out NIC */
   double collective_latency;  /* s per collective call (all-reduce, all-to-all), NVLink */
+  double nic_latency;         /* s more per collective that leaves the NVLink domain */
 } ArchProfile;
 
 typedef struct {
   double step_overhead;       /* s per engine step: scheduling, sampling, host work */
   double layer_overhead;      /* s per layer per step: kernel launches and the gaps between them */
+  double moe_layer_overhead;  /* s more per MoE layer: routing, permutes, the extra kernels */
+  int kv_cache;               /* Precision of the KV cache the stack uses unless told (serving below BF16) */
   double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
   double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */

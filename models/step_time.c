@@ -125,7 +125,8 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   out->attention += MAX(flops / r->peak_attn, kv_bytes / r->bw);
   out->moe += moe_time(e, r, tokens, moe_layers);
   out->comm += comm_time(e, r, tokens, layers, moe_layers);
-  out->overhead += layers * e->prof->stack[e->stack].layer_overhead;
+  const StackProfile *sp = &e->prof->stack[e->stack];
+  out->overhead += layers * sp->layer_overhead + moe_layers * sp->moe_layer_overhead;
 }
 
 void step_time(const Engine *e, const StepBatch *b, StepTime *out)

@@ -46,8 +46,9 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
   const ScenarioParams *p = &pt->p;
   *out = (Engine){
     .sys = &pt->system, .model = &pt->model, .prof = prof, .precision = p->precision,
-    .kv_precision = p->kv_precision == KVP_AUTO ? (p->precision == PREC_BF16 ? PREC_BF16 : PREC_FP8)
-                                                : (Precision)(p->kv_precision - 1),
+    .kv_precision = p->kv_precision != KVP_AUTO ? (Precision)(p->kv_precision - 1)
+                    : p->precision == PREC_BF16    ? PREC_BF16
+                                                   : (Precision)prof->stack[stack_of(p->framework)].kv_cache,
     .stack = stack_of(p->framework), .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
     .dp_attention = es->attention_dp,
     .draft_tokens = p->spec_method == SPEC_MTP ? p->spec_tokens : 0, .acceptance = p->spec_acceptance,

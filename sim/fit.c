@@ -60,6 +60,19 @@ static void used(GPtrArray *rows, gboolean arch[N_ARCH], gboolean fp4[N_ARCH], g
   }
 }
 
+/* Whether some row's engine spans more GPUs than its NVLink domain. */
+static gboolean crosses_domain(GPtrArray *rows, int arch)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    const ValRow *r = rows->pdata[i];
+    if (!r->unsupported && r->sys->arch == arch &&
+        (r->decode.gpus > r->sys->nvlink_domain_gpus || (r->disaggregated && !r->same_domain) ||
+         (r->disaggregated && r->prefill.gpus > r->sys->nvlink_domain_gpus)))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 static GArray *parameters(GPtrArray *rows, Profile *p)
 {
   gboolean arch[N_ARCH] = { 0 }, fp4[N_ARCH] = { 0 }, moe[N_ARCH] = { 0 }, stack[N_STACK] = { 0 }, mtp = FALSE;
@@ -75,6 +88,8 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
     if (fp4[a])
       ADD(ap->fp4_efficiency, 0.15, 0.9);
     ADD(ap->collective_latency, 1e-6, 80e-6);
+    if (crosses_domain(rows, a))
+      ADD(ap->nic_latency, 1e-6, 300e-6);
     ADD(ap->attention_efficiency, 0.1, 0.9);
     ADD(ap->gemm_half_m, 8, 512);
     if (moe[a])
@@ -86,6 +101,7 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
     StackProfile *sp = &p->stack[s];
     ADD(sp->step_overhead, 1e-4, 20e-3);
     ADD(sp->layer_overhead, 1e-6, 300e-6);
+    ADD(sp->moe_layer_overhead, 1e-6, 300e-6);
     ADD(sp->kernel_efficiency, 0.5, 1.5);
     ADD(sp->request_overhead, 1e-3, 0.5);
     ADD(sp->max_seqs_per_rank, 16, 2048);

@@ -66,7 +66,7 @@ static const KtKey keys[] = {
   GROUP("serving", "how the model is served"),
   ENUM("serving.framework", framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
   ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
-  ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: fp8 unless bf16 serving)"),
+  ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
   ENGINE("serving.aggregated", agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),

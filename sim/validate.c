@@ -206,6 +206,8 @@ void val_row_free(ValRow *r)
 static void use_profile(Engine *e, const Profile *prof)
 {
   e->prof = prof;
+  if (e->precision != PREC_BF16)
+    e->kv_precision = prof->stack[e->stack].kv_cache;
   if (e->draft_tokens != 0) {
     e->draft_tokens = prof->mtp_draft_tokens;
     e->acceptance = prof->stack[e->stack].mtp_acceptance;
@@ -297,6 +299,18 @@ static double quantile(const double *v, gsize n, double q)
   return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
+/* The value of a grouping field for a row ("system", "mode", "source_kind" or "system+mode"). */
+static char *group_value(const ValRow *r, const char *field)
+{
+  if (strcmp(field, "system") == 0)
+    return g_strdup(r->system);
+  if (strcmp(field, "mode") == 0)
+    return g_strdup(r->mode);
+  if (strcmp(field, "system+mode") == 0)
+    return g_strdup_printf("%s/%s", r->system, r->mode);
+  return g_strdup(r->source_kind);
+}
+
 static void summary_line(GString *out, const char *group, GPtrArray *rows, const Prediction *preds,
                          const char *field, const char *value)
 {
@@ -306,7 +320,7 @@ static void summary_line(GString *out, const char *group, GPtrArray *rows, const
     ape[m] = g_array_new(FALSE, FALSE, sizeof(double));
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
-    const char *v = !field ? NULL : strcmp(field, "system") == 0 ? r->system : strcmp(field, "mode") == 0 ? r->mode : r->source_kind;
+    g_autofree char *v = field ? group_value(r, field) : NULL;
     if (field && strcmp(v, value) != 0)
       continue;
     n++;
@@ -318,7 +332,7 @@ static void summary_line(GString *out, const char *group, GPtrArray *rows, const
         g_array_append_val(ape[m], e);
     }
   }
-  g_string_append_printf(out, "%-22s %5u %5u %5u %5u", group, n, ok, inf, n - ok - inf);
+  g_string_append_printf(out, "%-30s %5u %5u %5u %5u", group, n, ok, inf, n - ok - inf);
   for (int m = 0; m < N_METRICS; m++) {
     g_array_sort(ape[m], cmp_double);
     double *v = (double *)ape[m]->data;
@@ -339,15 +353,17 @@ static gint cmp_strp(gconstpointer a, gconstpointer b)
 
 static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, const char *field)
 {
-  g_autoptr(GPtrArray) seen = g_ptr_array_new();
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
-    const char *v = strcmp(field, "system") == 0 ? r->system : strcmp(field, "mode") == 0 ? r->mode : r->source_kind;
+    char *v = group_value(r, field);
     gboolean dup = FALSE;
     for (guint j = 0; j < seen->len && !dup; j++)
       dup = strcmp(seen->pdata[j], v) == 0;
     if (!dup)
-      g_ptr_array_add(seen, (gpointer)v);
+      g_ptr_array_add(seen, v);
+    else
+      g_free(v);
   }
   g_ptr_array_sort(seen, cmp_strp);
   for (guint j = 0; j < seen->len; j++) {
@@ -359,16 +375,17 @@ static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, 
 char *validate_summary(GPtrArray *rows, const Prediction *preds)
 {
   GString *out = g_string_new(NULL);
-  g_string_append_printf(out, "%-22s %5s %5s %5s %5s", "group", "rows", "ok", "infs", "unsup");
+  g_string_append_printf(out, "%-30s %5s %5s %5s %5s", "group", "rows", "ok", "infs", "unsup");
   for (int m = 0; m < N_METRICS; m++)
     g_string_append_printf(out, "  %21s", metric_names[m]);
-  g_string_append_printf(out, "\n%-22s %23s", "", "");
+  g_string_append_printf(out, "\n%-30s %23s", "", "");
   for (int m = 0; m < N_METRICS; m++)
     g_string_append_printf(out, "  %5s %7s %7s", "n", "median", "p90");
   g_string_append_c(out, '\n');
   summary_line(out, "all", rows, preds, NULL, NULL);
   group_lines(out, rows, preds, "system");
   group_lines(out, rows, preds, "mode");
+  group_lines(out, rows, preds, "system+mode");
   group_lines(out, rows, preds, "source_kind");
   g_string_append(out, "(median and p90 of |predicted / measured - 1|; n = rows with both values)\n");
   return g_string_free(out, FALSE);

@@ -73,5 +73,22 @@ expect_rc 0 "run with --seed" "$AIFSIM" run "$SRC/scenarios/example-full.yaml" -
 grep -q '^seed: 9$' "$out/d/scenario.resolved.yaml" && ok || fail "--seed recorded in the resolved scenario"
 expect_rc 2 "negative seed" "$AIFSIM" run --seed -3 -o "$out/e"
 
+# the model fills the required columns of the default run
+awk -F, 'NR > 1 && ($5 != "ok" || $9 == "" || $10 == "" || $12 == "" || $13 == "") { bad = 1 } END { exit bad }' "$out/a/results.csv" && ok || fail "default run: every point ok with tok/s/user, tok/s/GPU, TTFT and TPOT"
+
+# validate: a measured file in, predictions and an error table out
+cat >"$out/m.csv" <<'CSV'
+id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,decode_dp_attention,prefill_gpus,decode_gpus,spec_decode,framework,out_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms
+r1,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150
+r2,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp4,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150
+CSV
+expect_rc 0 "validate" "$AIFSIM" validate "$out/m.csv" -o "$out/pred.csv"
+grep -q '^all ' "$out/stdout" && ok || fail "validate prints the error table"
+grep -q '^r1,ok,,[0-9]' "$out/pred.csv" && ok || fail "validate predicts the H200 row"
+grep -q '^r2,infeasible,h200-sxm-hgx8 has no fp4 tensor cores' "$out/pred.csv" && ok || fail "fp4 on Hopper is infeasible with its reason"
+expect_rc 2 "validate a missing file" "$AIFSIM" validate "$out/nothing.csv"
+expect_rc 0 "fit (no rounds) writes a loadable profile" "$AIFSIM" fit "$out/m.csv" --rounds 0 -o "$out/p.yaml"
+expect_rc 0 "validate with that profile" "$AIFSIM" validate "$out/m.csv" --profile "$out/p.yaml"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,218 @@
+/* test_model.c — the performance model against hand-worked numbers. Each test's comment carries
+ * its derivation; the profiles are built here (not the shipped fit) so the numbers cannot drift. */
+#include "test_util.h"
+#include "comm.h"
+#include "memory.h"
+#include "moe.h"
+#include "steady_state.h"
+#include "step_time.h"
+
+/* A profile with ideal efficiencies and no overheads: step times become pure bytes / bandwidth or
+ * FLOPs / peak, which can be worked by hand. */
+static void ideal_profile(Profile *p)
+{
+  profile_defaults(p);
+  for (int a = 0; a < N_ARCH; a++) {
+    ArchProfile *ap = &p->arch[a];
+    ap->hbm_efficiency = ap->gemm_efficiency = ap->fp4_efficiency = ap->moe_efficiency = 1;
+    ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
+    ap->collective_latency = ap->nic_latency = 0;
+  }
+  for (int s = 0; s < N_STACK; s++) {
+    StackProfile *sp = &p->stack[s];
+    sp->step_overhead = sp->layer_overhead = sp->moe_layer_overhead = sp->request_overhead = 0;
+    sp->kernel_efficiency = 1;
+  }
+}
+
+static Engine engine(const Catalog *c, const char *sys, const char *model, Precision p, int gpus,
+                     const Profile *prof)
+{
+  return (Engine){ .sys = catalog_system(c, sys), .model = catalog_model(c, model), .prof = prof, .precision = p,
+                   .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = gpus, .pp = 1, .ep = 1 };
+}
+
+/* Llama-3.3-70B, FP8, one H200, batch 1, empty context.
+ * Weights: attention 80 x (2 x 8192 x 64 x 128 + 2 x 8192 x 8 x 128) = 80 x 150,994,944 = 12.0796e9;
+ * FFN 80 x 3 x 8192 x 28672 = 56.3714e9; both FP8 (1 B). Embedding + LM head 2 x 128256 x 8192 x 2 B.
+ * A decode step reads the FP8 layers and the BF16 LM head (the embedding is a lookup):
+ * (12.0796e9 + 56.3714e9) + 128256 x 8192 x 2 = 70.5524e9 B; at 4.8 TB/s that is 14.698 ms. At M = 1
+ * compute is 2 x 68.45e9 FLOP x 65 / 1979e12 = 4.5 ms, below it, so memory decides. */
+START_TEST(llama70b_decode_batch1_h200)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof);
+  double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672;
+  double head = 128256.0 * 8192 * 2;
+  ck_assert_close(memory_weight_bytes_gpu(&e), linear + 2 * head, 1e-12);
+  ck_assert_close(step_time_decode(&e, 1, 0), (linear + head) / 4.8e12, 1e-9);
+  ck_assert_close((linear + head) / 4.8e12, 14.698e-3, 1e-3);
+  /* with real efficiencies it is slower, and still about weights over effective bandwidth */
+  Profile def;
+  profile_defaults(&def);
+  e.prof = &def;
+  double t = step_time_decode(&e, 1, 0), bound = (linear + head) / (4.8e12 * def.arch[ARCH_HOPPER].hbm_efficiency);
+  ck_assert_msg(t > bound && t < bound + 8e-3, "step %.3f ms vs weights/effective bandwidth %.3f ms", t * 1e3, bound * 1e3);
+  profile_clear(&prof);
+  profile_clear(&def);
+}
+END_TEST
+
+/* DeepSeek-R1 MLA caches the 512-wide latent plus the 64-wide rotary key per token and layer:
+ * 576 elements, 576 B in FP8 and 1152 B in BF16; 61 layers give 35,136 B per token in FP8. The
+ * latent is shared by all heads, so TP does not split it: each TP rank holds it all. */
+START_TEST(deepseek_mla_kv_bytes)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const LlmSpec *ds = catalog_model(c, "deepseek-r1");
+  ck_assert_close(memory_kv_bytes_per_token_layer(ds, PREC_FP8), 576, 1e-12);
+  ck_assert_close(memory_kv_bytes_per_token_layer(ds, PREC_BF16), 1152, 1e-12);
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  ck_assert_close(memory_kv_bytes_per_seq_gpu(&e, 1000), 35136.0 * 1000, 1e-12);
+  /* GQA for contrast: Llama-3.3-70B, 8 KV heads x 128 x 2 (K and V) = 2048 elements per layer; TP8
+   * gives each rank one KV head: 256 B per layer per token in FP8, x 80 layers = 20,480 B. */
+  Engine l = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 8, &prof);
+  ck_assert_close(memory_kv_bytes_per_seq_gpu(&l, 1), 20480, 1e-12);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* TP8 ring all-reduce of 16 MB: each GPU moves 2 x 7/8 x 16e6 = 28e6 B one way. NVLink 4 (H200):
+ * 900 GB/s both ways -> 450 GB/s one way, x 0.8 efficiency = 360 GB/s -> 77.78 us, + 10 us latency
+ * = 87.78 us. NVLink 5 (B200): 720 GB/s -> 38.89 us + 10 us = 48.89 us. */
+START_TEST(allreduce_nvlink4_vs_5)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6 };
+  CommLinks h, b;
+  comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, 1.0, &h);
+  comm_links(catalog_system(c, "b200-hgx8"), &a, 1.0, &b);
+  ck_assert_close(comm_allreduce(&h, 8, 16e6), 87.7778e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&b, 8, 16e6), 48.8889e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&h, 1, 16e6), 0, 1e-12);
+  /* 16 GPUs leave the 8-GPU domain: the NIC (400 Gb/s = 50 GB/s, x 0.8 = 40 GB/s) carries
+   * 2 x 15/16 x 16e6 = 30e6 B -> 750 us, + 10 us + the NIC latency (0 here) */
+  ck_assert_close(comm_allreduce(&h, 16, 16e6), 760e-6, 1e-6);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Expected distinct experts for top-8 of 256: E (1 - (1 - k/E)^T).
+ * T = 1: exactly 8. T = 64: 0.96875^64 = exp(64 ln 0.96875) = exp(-2.0319167) = 0.1310840, so
+ * 256 (1 - 0.1310840) = 222.44250.
+ * T = 1024: 256 (1 - 0.96875^1024) = 256 - 256 x 7.6e-15: every expert. */
+START_TEST(expected_experts)
+{
+  ck_assert_close(moe_expected_experts(256, 8, 1), 8, 1e-12);
+  ck_assert_close(moe_expected_experts(256, 8, 64), 222.44250, 1e-6);
+  ck_assert_close(moe_expected_experts(256, 8, 1024), 256, 1e-9);
+  ck_assert_close(moe_expected_experts(256, 8, 0), 0, 1e-12);
+  /* never more than all of them, always at least top-k for one token */
+  for (double t = 1; t < 5000; t *= 1.7) {
+    double x = moe_expected_experts(128, 4, t);
+    ck_assert(x >= 4 - 1e-9 && x <= 128 + 1e-9);
+  }
+}
+END_TEST
+
+START_TEST(infeasible_with_numbers)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.memory_reserve = 0.05;
+  /* Llama-3.1-405B in FP8 on one H100: ~400 GB of weights on an 80 GB GPU */
+  Engine e = engine(c, "h100-sxm-hgx8", "llama-3.1-405b", PREC_FP8, 1, &prof);
+  MemoryPlan m;
+  g_autofree char *why = memory_plan(&e, 2048, &m);
+  ck_assert_ptr_nonnull(why);
+  g_autofree char *want = g_strdup_printf("needs %.1f GB per GPU for weights and reserve, has 80.0 GB",
+                                          (m.weights + 0.05 * 80e9) / 1e9);
+  ck_assert_str_eq(why, want);
+  ck_assert(m.weights > 400e9 && m.weights < 420e9);
+  /* FP4 on Hopper is refused before memory is looked at */
+  Engine f = engine(c, "h100-sxm-hgx8", "llama-3.1-8b", PREC_FP4, 1, &prof);
+  g_autofree char *why2 = engine_check(&f);
+  ck_assert_str_eq(why2, "h100-sxm-hgx8 has no fp4 tensor cores");
+  profile_clear(&prof);
+}
+END_TEST
+
+/* MTP with d = 3 drafts accepted with probability 0.7 each (a chain): 1 + 0.7 + 0.49 + 0.343. */
+START_TEST(mtp_tokens_per_step)
+{
+  Engine e = { .draft_tokens = 3, .acceptance = 0.7 };
+  ck_assert_close(engine_tokens_per_step(&e), 2.533, 1e-12);
+  e.draft_tokens = 0;
+  ck_assert_close(engine_tokens_per_step(&e), 1, 1e-12);
+}
+END_TEST
+
+/* Closed loop: users = throughput x (TTFT + decode time), Little's law, and more users give more
+ * throughput but less speed per user. */
+START_TEST(closed_loop_littles_law)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 8, &prof);
+  double last_tput = 0, last_user = 1e9;
+  for (double users = 1; users <= 256; users *= 4) {
+    Load ld = { .isl = 1024, .osl = 1024, .users = users, .max_batch = 1e9, .chunk = 8192 };
+    SteadyState ss;
+    g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
+    ck_assert_ptr_null(why);
+    double x = ss.out_tok_s / ld.osl; /* requests/s */
+    double in_flight = x * (ss.ttft + (ld.osl - 1) * ss.tpot);
+    ck_assert_close(in_flight, users, 0.02);
+    ck_assert(ss.out_tok_s > last_tput && ss.tok_s_per_user < last_user);
+    last_tput = ss.out_tok_s, last_user = ss.tok_s_per_user;
+  }
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Prefill is compute-bound: 8 prompts of 4096 tokens of Llama-3.1-8B on one B200 in BF16 with
+ * ideal efficiencies. GEMM FLOPs: 2 x 32768 tokens x (32 layers x (2 x 4096 x 4096 + 2 x 4096 x
+ * 1024 + 3 x 4096 x 14336)) = 2 x 32768 x 6.9793e9 = 4.5739e14; at 2250 TFLOP/s with
+ * M / (M + 64) efficiency (M = 32768: 0.998051) that is 203.69 ms. Attention: 32768 tokens x 2048
+ * mean span x 4 x 32 heads x 128 x 32 layers = 3.5184e13 FLOP -> 15.637 ms. The LM head reads
+ * 1.05e9 BF16 weights for the 8 last tokens (0.47 ms, memory-bound): about 219.8 ms in all. */
+START_TEST(prefill_compute_bound)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "b200-hgx8", "llama-3.1-8b", PREC_BF16, 1, &prof);
+  e.kv_precision = PREC_BF16;
+  double layer_params = 2.0 * 4096 * 4096 + 2.0 * 4096 * 1024 + 3.0 * 4096 * 14336;
+  double gemm = 2.0 * 32768 * 32 * layer_params / (2250e12 * 32768.0 / (32768 + 64));
+  double attn = 32768.0 * 2048 * 4 * 32 * 128 * 32 / 2250e12;
+  double head = MAX(2.0 * 8 * 128256 * 4096 / (2250e12 * 8 / (8 + 64.0)), 128256.0 * 4096 * 2 / 8e12);
+  ck_assert_close(step_time_prefill(&e, 8, 4096), gemm + attn + head, 1e-9);
+  ck_assert_close(gemm + attn + head, 219.8e-3, 2e-3);
+  profile_clear(&prof);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("model");
+  TCase *tc = tcase_create("model");
+  tcase_add_test(tc, llama70b_decode_batch1_h200);
+  tcase_add_test(tc, deepseek_mla_kv_bytes);
+  tcase_add_test(tc, allreduce_nvlink4_vs_5);
+  tcase_add_test(tc, expected_experts);
+  tcase_add_test(tc, infeasible_with_numbers);
+  tcase_add_test(tc, mtp_tokens_per_step);
+  tcase_add_test(tc, closed_loop_littles_law);
+  tcase_add_test(tc, prefill_compute_bound);
+  suite_add_tcase(s, tc);
+  return run_suite(s);
+}

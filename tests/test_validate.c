@@ -1,0 +1,150 @@
+/* test_validate.c — measured rows become deployments (or an honest unsupported), the error table
+ * counts them, and the fit recovers a profile from results that profile produced. */
+#include "test_util.h"
+#include "aif_error.h"
+#include "fit.h"
+#include "validate.h"
+
+#include <string.h>
+
+/* Columns in a shuffled order, with an extra one: validate must not care. */
+static const char *const csv_text =
+  "extra,id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,"
+  "prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,"
+  "decode_dp_attention,prefill_gpus,decode_gpus,spec_decode,framework,out_tok_s_per_gpu,tok_s_per_user,"
+  "tpot_ms,ttft_ms\n"
+  "x,agg1,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150\n"
+  "x,agg2,inferencex,b200-hgx8,8,deepseek-r1,fp4,8192,1024,64,concurrency,agg,4,4,1,,,,,,,,,,,mtp,sglang,300,40,25,900\n"
+  "x,dis1,inferencex,gb200-nvl72,24,deepseek-r1,fp4,1024,1024,256,concurrency,disagg,,,,1,4,4,1,1,16,16,1,8,16,none,dynamo-trt,500,60,16,300\n"
+  "x,mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,,\n"
+  "x,mlp2,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,server,agg,,,,,,,,,,,,,,,trtllm,3900,7,,400\n"
+  "x,bad1,inferencex,mi355x,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150\n"
+  "x,bad2,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,tgi,100,50,20,150\n"
+  "x,bad3,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150\n"
+  "x,inf1,trtllm-bench,h100-sxm-hgx8,1,llama-3.1-405b,fp8,1000,1000,,offline,agg,1,,,,,,,,,,,,,,trtllm,10,,,\n";
+
+static char *write_tmp(const char *text)
+{
+  g_autofree char *dir = g_dir_make_tmp("aifsim-val-XXXXXX", NULL);
+  char *path = g_build_filename(dir, "m.csv", NULL);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  return path;
+}
+
+static const char *status_of(GPtrArray *rows, const Prediction *p, const char *id)
+{
+  for (guint i = 0; i < rows->len; i++)
+    if (strcmp(((ValRow *)rows->pdata[i])->id, id) == 0)
+      return p[i].status;
+  ck_abort_msg("no row %s", id);
+  return NULL;
+}
+
+START_TEST(rows_to_predictions)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(GPtrArray) rows = validate_read(path, c, &err);
+  ck_assert_msg(rows, "%s", err ? err->message : "");
+  ck_assert_uint_eq(rows->len, 9);
+  Profile prof;
+  profile_defaults(&prof);
+  Prediction *p = g_new0(Prediction, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    validate_predict(rows->pdata[i], &prof, &p[i]);
+  ck_assert_str_eq(status_of(rows, p, "agg1"), "ok");
+  ck_assert_str_eq(status_of(rows, p, "agg2"), "ok");
+  ck_assert_str_eq(status_of(rows, p, "dis1"), "ok");
+  ck_assert_str_eq(status_of(rows, p, "mlp1"), "ok");
+  ck_assert_str_eq(status_of(rows, p, "mlp2"), "ok");
+  ck_assert_str_eq(status_of(rows, p, "bad1"), "unsupported");
+  ck_assert_str_eq(p[5].reason, "system 'mi355x' is not in the catalog");
+  ck_assert_str_eq(p[6].reason, "serving stack 'tgi' has no profile");
+  ck_assert_str_eq(p[7].reason, "concurrency missing");
+  ck_assert_str_eq(status_of(rows, p, "inf1"), "infeasible");
+  ck_assert(g_str_has_prefix(p[8].reason, "needs "));
+  /* MLPerf leaves TP open: the best one that fits is chosen and reported */
+  ck_assert_msg(strstr(p[3].config, "GPU"), "%s", p[3].config);
+  /* predictions are positive and the server row meets its TPOT target (0.7 x 200 ms) */
+  for (int i = 0; i < 5; i++)
+    ck_assert(p[i].predicted[MET_OUT_TOK_S_PER_GPU] > 0);
+  ck_assert(1000.0 / p[4].predicted[MET_TOK_S_PER_USER] <= 140.0 + 1e-6);
+  /* the table counts every row */
+  g_autofree char *summary = validate_summary(rows, p);
+  ck_assert_msg(strstr(summary, "all                                9     5     1     3"), "%s", summary);
+  g_autofree char *csv = validate_predictions_csv(rows, p);
+  ck_assert(g_str_has_prefix(csv, "id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
+                                  "predicted_ttft_ms,predicted_gpu_power_w"));
+  ck_assert(strstr(csv, "\nbad1,unsupported,system 'mi355x' is not in the catalog,,,,,"));
+  for (guint i = 0; i < rows->len; i++)
+    prediction_clear(&p[i]);
+  g_free(p);
+  profile_clear(&prof);
+}
+END_TEST
+
+START_TEST(missing_column)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp("id,system\na,h200-sxm-hgx8\n");
+  g_autoptr(GError) err = NULL;
+  ck_assert_ptr_null(validate_read(path, c, &err));
+  ck_assert_int_eq(err->code, AIF_ERROR_INPUT);
+  g_autofree char *want = g_strdup_printf("%s:1:1: missing column 'source_kind'", path);
+  ck_assert_msg(g_str_has_prefix(err->message, want), "%s", err->message);
+}
+END_TEST
+
+/* A known profile in, the same profile out: rows whose "measurements" are the predictions of a
+ * truth profile are fitted from a perturbed start; the perturbed parameters come back. */
+START_TEST(fit_recovers_known_profile)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  Profile truth, start;
+  profile_defaults(&truth);
+  truth.arch[ARCH_HOPPER].hbm_efficiency = 0.72;
+  truth.stack[STACK_TRTLLM].step_overhead = 2.5e-3;
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    Prediction p;
+    validate_predict(r, &truth, &p);
+    for (int m = 0; m < N_METRICS; m++)
+      r->measured[m] = p.predicted[m];
+    prediction_clear(&p);
+  }
+  ck_assert_close(fit_loss(rows, &truth), 0, 1e-12);
+  profile_defaults(&start);
+  double before = fit_loss(rows, &start);
+  FitOptions opt = { .rounds = 12 };
+  double after = fit_profile(rows, &start, &opt);
+  ck_assert_msg(after < before / 50, "loss %g -> %g", before, after);
+  /* the same curve out: every prediction within 3% of the truth's. (Several parameters can trade
+   * against each other on nine rows, so the test holds the predictions, not each parameter.) */
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    Prediction p;
+    validate_predict(r, &start, &p);
+    for (int m = 0; m < N_METRICS; m++)
+      if (isfinite(r->measured[m]))
+        ck_assert_close(p.predicted[m], r->measured[m], 0.03);
+    prediction_clear(&p);
+  }
+  profile_clear(&truth);
+  profile_clear(&start);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("validate");
+  TCase *tc = tcase_create("validate");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, rows_to_predictions);
+  tcase_add_test(tc, missing_column);
+  tcase_add_test(tc, fit_recovers_known_profile);
+  suite_add_tcase(s, tc);
+  return run_suite(s);
+}
