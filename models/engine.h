@@ -25,6 +25,7 @@ typedef struct {
   gboolean dp_attention;   /* attention data-parallel over a stage's GPUs */
   int draft_tokens;        /* MTP draft tokens per step (0 = no speculation) */
   double acceptance;       /* probability each draft token is accepted */
+  double clock;            /* tensor-core clock as a fraction of full (a power cap); 0 means 1 */
 } Engine;
 
 /* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */

@@ -38,6 +38,8 @@ static const KtKey keys[] = {
   { "gpu.nvlink_bandwidth", KT_NUMBER, DIM_BANDWIDTH, NULL, "NVLink bandwidth per GPU, both directions summed", O(nvlink_bandwidth), NULL, REQ | KT_POSITIVE, NULL, NULL },
   { "gpu.tdp", KT_NUMBER, DIM_POWER, NULL, "GPU board power limit", O(tdp), NULL, REQ | KT_POSITIVE, NULL, NULL },
   { "gpu.idle_power", KT_NUMBER, DIM_POWER, NULL, "GPU board power when idle", O(idle_power), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "gpu.memory_bound_power", KT_NUMBER, DIM_FRACTION, NULL, "share of the TDP-idle range drawn when HBM-bound (decode)", O(memory_bound_power), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "gpu.comm_power", KT_NUMBER, DIM_FRACTION, NULL, "share of the TDP-idle range drawn while waiting on collectives", O(comm_power), NULL, REQ | KT_NONNEG, NULL, NULL },
   { "node", KT_GROUP, 0, NULL, "the unit holding GPUs and CPUs (server or compute tray)", 0, NULL, 0, NULL, NULL },
   { "node.gpus", KT_INT, 0, NULL, "GPUs per node", O(gpus_per_node), NULL, REQ | KT_POSITIVE, NULL, NULL },
   { "node.cpus", KT_INT, 0, NULL, "CPUs per node", O(cpus_per_node), NULL, REQ | KT_POSITIVE, NULL, NULL },

@@ -26,6 +26,8 @@ typedef struct {
   double hbm_bandwidth;             /* B/s */
   double nvlink_bandwidth;          /* B/s per GPU, both directions summed (NVIDIA's convention) */
   double tdp, idle_power;           /* W */
+  double memory_bound_power;        /* fraction of (TDP - idle) drawn when HBM-bound (decode) */
+  double comm_power;                /* fraction of (TDP - idle) drawn while waiting on collectives */
   /* node: the unit that holds GPUs and CPUs (HGX server, or NVL72 compute tray) */
   int gpus_per_node, cpus_per_node;
   char *cpu_name;

@@ -102,6 +102,9 @@ char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyStat
     solve_aggregated(e, ld, cap, cap, &s);
   }
   fill(out, &s, engines, ld->osl, (double)engines * e->gpus);
+  double ctx = ld->isl + ld->osl / 2;
+  out->gpu_activity = (1 - s.share) * step_activity_decode(e, s.bd, ctx) +
+                      s.share * step_activity_prefill(e, 1, ld->isl);
   return NULL;
 }
 
@@ -135,10 +138,10 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
   double t_kv = kv_transfer(p, d, same_domain, ld->isl);
   double overhead = ld->users > 0 ? d->prof->stack[d->stack].request_overhead : 0;
   Solution s = { .bd = MIN(users / dec, cap) };
-  double k = 1;
+  double k = 1, rho = 0;
   for (int it = 0; it < ITERATIONS; it++) {
     double tb = step_time_prefill(p, k, ld->isl);
-    double rho = MIN(s.x * tb / (k * pre), MAX_SHARE);
+    rho = MIN(s.x * tb / (k * pre), MAX_SHARE);
     double ttft = tb * (1 + rho / (2 * (1 - rho))) + t_kv + overhead;
     double td = step_time_decode(d, s.bd, ctx);
     s.step = td;
@@ -152,5 +155,9 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
     s.ttft = ttft + MAX(0, users / s.x - ttft - decode - ld->think_time);
   }
   fill(out, &s, 1, ld->osl, (double)pre * p->gpus + (double)dec * d->gpus);
+  /* prefill GPUs are busy for the share rho of the time, decode GPUs always */
+  double gp = (double)pre * p->gpus, gd = (double)dec * d->gpus;
+  out->gpu_activity = (gp * rho * step_activity_prefill(p, k, ld->isl) + gd * step_activity_decode(d, s.bd, ctx)) /
+                      (gp + gd);
   return NULL;
 }

@@ -32,6 +32,7 @@ typedef struct {
   double gpus;
   double weights, kv_free, max_seqs; /* per GPU (decode engines), and sequences per engine */
   double prefill_share;    /* fraction of engine time spent on prefill (aggregated) */
+  double gpu_activity;     /* mean GPU power activity over the deployment (0 idle .. 1 TDP) */
 } SteadyState;
 
 /* ENGINES copies of E serving LOAD. Returns NULL, or why the deployment cannot run (newly

@@ -15,6 +15,7 @@ typedef struct {
   double bw;          /* B/s from HBM */
   double half_m;      /* GEMM rows for half the peak */
   double moe;         /* factor on the rates of grouped expert GEMMs */
+  double mem_power;   /* power activity of HBM-bound work (compute-bound work is 1) */
   CommLinks links;
 } Rates;
 
@@ -28,24 +29,37 @@ static void rates(const Engine *e, Rates *r)
   const ArchProfile *a = &e->prof->arch[e->sys->arch];
   double k = e->prof->stack[e->stack].kernel_efficiency;
   Precision dp = engine_dense_precision(e);
+  double clock = e->clock > 0 ? e->clock : 1.0; /* a power cap lowers the tensor-core clock */
+  k *= clock;
   r->peak = system_peak_flops(e->sys, e->precision) * gemm_fraction(a, e->precision) * k;
   r->peak_dense = system_peak_flops(e->sys, dp) * gemm_fraction(a, dp) * k;
   r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
-  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k;
+  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / clock;
+  r->mem_power = e->sys->memory_bound_power;
   r->half_m = a->gemm_half_m;
   r->moe = a->moe_efficiency;
-  comm_links(e->sys, a, k, &r->links);
+  comm_links(e->sys, a, k / clock, &r->links);
+}
+
+/* The longer of a kernel's compute and memory times; its power activity (tensor cores busy = 1,
+ * HBM busy = mem_power, overlapping as far as they fit under the power limit) goes to *BUSY. */
+static double roofline(const Rates *r, double t_compute, double t_memory, double *busy)
+{
+  double t = MAX(t_compute, t_memory);
+  if (t > 0)
+    *busy += MIN(t, t_compute + t_memory * r->mem_power);
+  return t;
 }
 
 /* One GEMM of M rows against PARAMS weights of WBYTES each: compute- or weight-read-bound. */
-static double gemm(const Rates *r, double peak, double m, double params, double wbytes)
+static double gemm(const Rates *r, double peak, double m, double params, double wbytes, double *busy)
 {
   if (m <= 0 || params <= 0)
     return 0;
   double t_compute = 2.0 * m * params / (peak * m / (m + r->half_m));
   double t_memory = params * wbytes / r->bw;
-  return MAX(t_compute, t_memory);
+  return roofline(r, t_compute, t_memory, busy);
 }
 
 /* Attention FLOPs per (query token, context token) pair, per layer, all heads. MLA decodes in the
@@ -68,7 +82,7 @@ static double span(const LlmSpec *m, double ctx)
 }
 
 /* Expert layers of one stage: touched experts' weights, grouped GEMMs, shared experts. */
-static double moe_time(const Engine *e, const Rates *r, double tokens, double layers)
+static double moe_time(const Engine *e, const Rates *r, double tokens, double layers, double *busy)
 {
   const LlmSpec *m = e->model;
   if (layers <= 0 || tokens <= 0)
@@ -81,8 +95,10 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m));
   double local = MIN(touched * engine_experts_per_gpu(e) / m->experts, engine_experts_per_gpu(e));
   double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
-  double shared = gemm(r, r->peak, tokens, m->shared_experts * pe / g, w_b);
-  return layers * (MAX(t_compute, t_memory) + shared);
+  double b = 0;
+  double t = roofline(r, t_compute, t_memory, &b) + gemm(r, r->peak, tokens, m->shared_experts * pe / g, w_b, &b);
+  *busy += layers * b;
+  return layers * t;
 }
 
 /* Collectives of one stage's layers for TOKENS tokens in the step. */
@@ -112,9 +128,13 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double moe_layers = llm_moe_layers(m) * frac, dense_layers = m->dense_layers * frac;
   double dense_b = precision_bytes(engine_dense_precision(e)), w_b = precision_bytes(e->precision);
   /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
-  out->gemm += layers * gemm(r, r->peak_dense, tokens / adp, llm_attention_params(m) / atp, dense_b);
+  double act = 0;
+  out->gemm += layers * gemm(r, r->peak_dense, tokens / adp, llm_attention_params(m) / atp, dense_b, &act);
+  out->busy += layers * act;
+  act = 0;
   out->gemm += dense_layers * gemm(r, m->experts ? r->peak_dense : r->peak, tokens, llm_dense_ffn_params(m) / g,
-                                   m->experts ? dense_b : w_b);
+                                   m->experts ? dense_b : w_b, &act);
+  out->busy += dense_layers * act;
   /* attention math and KV reads */
   double q_per_seq = 1.0 + e->draft_tokens;
   double seqs_gpu = b->decode_seqs / adp;
@@ -122,9 +142,11 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double flops = (seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) +
                   b->prefill_tokens / adp * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
                  layers / atp;
-  out->attention += MAX(flops / r->peak_attn, kv_bytes / r->bw);
-  out->moe += moe_time(e, r, tokens, moe_layers);
-  out->comm += comm_time(e, r, tokens, layers, moe_layers);
+  out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, &out->busy);
+  out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
+  double c = comm_time(e, r, tokens, layers, moe_layers);
+  out->comm += c;
+  out->busy += c * e->sys->comm_power;
   const StackProfile *sp = &e->prof->stack[e->stack];
   out->overhead += layers * sp->layer_overhead + moe_layers * sp->moe_layer_overhead;
 }
@@ -142,13 +164,13 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
   /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
   int g = engine_stage_gpus(e);
   double head_params = (double)m->vocab * m->hidden / g;
-  out->gemm += gemm(&r, r.peak_head, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0);
+  out->gemm += gemm(&r, r.peak_head, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0, &out->busy);
   /* stages run one after the other for a step's tokens */
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
                                                     tokens / engine_attn_dp(e) * m->hidden * 2.0)
                          : 0;
   out->gemm *= e->pp, out->attention *= e->pp, out->moe *= e->pp, out->comm = out->comm * e->pp + p2p;
-  out->overhead *= e->pp;
+  out->overhead *= e->pp, out->busy *= e->pp;
   /* MTP drafts: d sequential passes of the one-layer MTP head, each with its LM head */
   if (e->draft_tokens > 0 && b->decode_seqs > 0) {
     StepBatch db = { .decode_seqs = b->decode_seqs, .decode_ctx = b->decode_ctx };
@@ -156,11 +178,16 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
     Engine one = *e;
     one.draft_tokens = 0;
     layers_time(&one, &r, &db, b->decode_seqs, m->mtp_layers, &d);
-    d.gemm += gemm(&r, r.peak_head, b->decode_seqs, head_params, 2.0);
+    d.gemm += gemm(&r, r.peak_head, b->decode_seqs, head_params, 2.0, &d.busy);
     out->mtp = e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
+    out->busy += e->draft_tokens * d.busy;
   }
   out->overhead += e->prof->stack[e->stack].step_overhead;
   out->total = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
+  /* launch gaps and host work last micro- to milliseconds: the board's power does not fall to idle
+   * in between, so they draw what the kernels around them draw */
+  double working = out->total - out->overhead;
+  out->activity = working > 0 ? MIN(out->busy / working, 1.0) : 0;
 }
 
 double step_time_decode(const Engine *e, double seqs, double ctx)
@@ -177,4 +204,20 @@ double step_time_prefill(const Engine *e, double seqs, double len)
   StepTime t;
   step_time(e, &b, &t);
   return t.total;
+}
+
+double step_activity_decode(const Engine *e, double seqs, double ctx)
+{
+  StepBatch b = { .decode_seqs = seqs, .decode_ctx = ctx };
+  StepTime t;
+  step_time(e, &b, &t);
+  return t.activity;
+}
+
+double step_activity_prefill(const Engine *e, double seqs, double len)
+{
+  StepBatch b = { .prefill_tokens = seqs * len, .prefill_seqs = seqs, .prefill_ctx = len / 2 };
+  StepTime t;
+  step_time(e, &b, &t);
+  return t.activity;
 }

@@ -28,6 +28,8 @@ typedef struct {
   double overhead;   /* stack overheads */
   double mtp;        /* MTP draft passes */
   double total;      /* s: the step's latency */
+  double busy;       /* s of full-power-equivalent GPU activity in the step */
+  double activity;   /* busy / kernel time: where the GPU sits between idle (0) and TDP (1) */
 } StepTime;
 
 void step_time(const Engine *e, const StepBatch *b, StepTime *out);
@@ -36,5 +38,8 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out);
  * tokens each (whole prompts, no prefix cached). Return seconds. */
 double step_time_decode(const Engine *e, double seqs, double ctx);
 double step_time_prefill(const Engine *e, double seqs, double len);
+/* Power activity (0 = idle, 1 = TDP) of a decode step and of a prefill, for the power model. */
+double step_activity_decode(const Engine *e, double seqs, double ctx);
+double step_activity_prefill(const Engine *e, double seqs, double len);
 
 #endif

@@ -4,6 +4,8 @@
 #include "aif_error.h"
 #include "datadir.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 
 int cli_fail(const char *command, GError *error)
@@ -41,4 +43,52 @@ gboolean cli_profile(const char *path, Profile *out, GError **error)
   if (!path && !g_file_test(shipped, G_FILE_TEST_EXISTS))
     return TRUE;
   return profile_load(out, path ? path : shipped, error);
+}
+
+int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunSetup *out, GError **error)
+{
+  *out = (RunSetup){ 0 };
+  if (argc > 2) {
+    fprintf(stderr, "aifsim %s: expected one scenario file, got %d arguments\n", command, argc - 1);
+    return 2;
+  }
+  g_autofree char *path = argc == 2 ? g_strdup(argv[1]) : datadir_path("scenarios/default.yaml");
+  profile_defaults(&out->profile);
+  if (!(out->catalog = cli_catalog(a->catalog_dirs, error)) ||
+      !(out->scenario = scenario_load(path, out->catalog, error)))
+    return run_setup_clear(out), cli_fail(command, *error);
+  if (a->seed != G_MININT64) {
+    g_autofree char *text = g_strdup_printf("%" G_GINT64_FORMAT, a->seed);
+    if (!scenario_override(out->scenario, "seed", text, error))
+      return run_setup_clear(out), cli_fail(command, *error);
+  }
+  Point first;
+  scenario_point(out->scenario, out->catalog, 0, &first);
+  out->outdir = a->outdir ? g_strdup(a->outdir) : g_build_filename("results", first.p.name, NULL);
+  profile_clear(&out->profile);
+  gboolean ok = cli_profile(a->profile_path ? a->profile_path : first.p.profile, &out->profile, error);
+  point_clear(&first);
+  if (!ok)
+    return run_setup_clear(out), cli_fail(command, *error);
+  if (g_mkdir_with_parents(out->outdir, 0755) != 0) {
+    fprintf(stderr, "aifsim %s: %s: cannot create: %s\n", command, out->outdir, g_strerror(errno));
+    run_setup_clear(out);
+    return 1;
+  }
+  return 0;
+}
+
+void run_setup_clear(RunSetup *rs)
+{
+  g_clear_pointer(&rs->scenario, scenario_free);
+  g_clear_pointer(&rs->catalog, catalog_free);
+  g_clear_pointer(&rs->outdir, g_free);
+  profile_clear(&rs->profile);
+}
+
+void run_args_clear(RunArgs *a)
+{
+  g_clear_pointer(&a->outdir, g_free);
+  g_clear_pointer(&a->profile_path, g_free);
+  g_clear_pointer(&a->catalog_dirs, g_strfreev);
 }

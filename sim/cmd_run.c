@@ -106,17 +106,8 @@ static void print_summary(GPtrArray *rows, const char *dir)
 
 int cmd_run(int argc, char **argv)
 {
-  g_autofree char *outdir = NULL;
-  g_auto(GStrv) dirs = NULL;
-  gint64 seed = G_MININT64; /* not given */
-  g_autofree char *profile_path = NULL;
-  GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "write results into DIR (default results/<name>/)", "DIR" },
-    { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed, overriding the scenario's", "N" },
-    { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
-    { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" },
-    { NULL, 0, 0, 0, NULL, NULL, NULL },
-  };
+  g_auto(RunArgs) a = { .seed = G_MININT64 };
+  GOptionEntry entries[] = { RUN_ARGS_ENTRIES(a), { NULL, 0, 0, 0, NULL, NULL, NULL } };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
   g_option_context_set_summary(ctx, "Simulate every point of a scenario and write results.csv, results.jsonl,\n"
                                     "scenario.resolved.yaml and the catalog entries used. Without a scenario,\n"
@@ -124,56 +115,18 @@ int cmd_run(int argc, char **argv)
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "run", &argc, &argv))
     return 2;
-  if (argc > 2) {
-    fprintf(stderr, "aifsim run: expected one scenario file, got %d arguments\n", argc - 1);
-    return 2;
-  }
-  g_autofree char *path = argc == 2 ? g_strdup(argv[1]) : datadir_path("scenarios/default.yaml");
   g_autoptr(GError) err = NULL;
-  g_autoptr(Catalog) catalog = cli_catalog(dirs, &err);
-  if (!catalog)
-    return cli_fail("run", err);
-  g_autoptr(Scenario) sc = scenario_load(path, catalog, &err);
-  if (!sc)
-    return cli_fail("run", err);
-  if (seed != G_MININT64) {
-    g_autofree char *text = g_strdup_printf("%" G_GINT64_FORMAT, seed);
-    if (!scenario_override(sc, "seed", text, &err))
-      return cli_fail("run", err);
-  }
-  Point first;
-  scenario_point(sc, catalog, 0, &first);
-  if (!outdir)
-    outdir = g_build_filename("results", first.p.name, NULL);
-  Profile prof;
-  gboolean prof_ok = cli_profile(profile_path ? profile_path : first.p.profile, &prof, &err);
-  point_clear(&first);
-  if (!prof_ok)
-    return cli_fail("run", err);
-  if (g_mkdir_with_parents(outdir, 0755) != 0) {
-    fprintf(stderr, "aifsim run: %s: cannot create: %s\n", outdir, g_strerror(errno));
-    return 1;
-  }
-  g_autoptr(GPtrArray) rows = g_ptr_array_new();
-  for (gsize i = 0; i < sc->n_points; i++) {
-    Point pt;
-    scenario_point(sc, catalog, i, &pt);
-    ResultRow *r = g_new(ResultRow, 1);
-    result_row_init(r, i);
-    evaluate_point(&pt, &prof, r);
-    g_ptr_array_add(rows, r);
-    point_clear(&pt);
-  }
-  g_autofree char *resolved = scenario_resolved_yaml(sc, catalog);
-  g_autofree char *resolved_path = g_build_filename(outdir, "scenario.resolved.yaml", NULL);
-  gboolean ok = results_write(outdir, rows, &err) && results_write_file(resolved_path, resolved, -1, &err) &&
-                write_catalog_used(outdir, catalog, rows, &err);
+  g_auto(RunSetup) rs = { 0 };
+  int rc = run_setup("run", argc, argv, &a, &rs, &err);
+  if (rc)
+    return rc;
+  GPtrArray *rows = evaluate_scenario(rs.scenario, rs.catalog, &rs.profile);
+  g_autofree char *resolved = scenario_resolved_yaml(rs.scenario, rs.catalog);
+  g_autofree char *resolved_path = g_build_filename(rs.outdir, "scenario.resolved.yaml", NULL);
+  gboolean ok = results_write(rs.outdir, rows, &err) && results_write_file(resolved_path, resolved, -1, &err) &&
+                write_catalog_used(rs.outdir, rs.catalog, rows, &err);
   if (ok)
-    print_summary(rows, outdir);
-  for (guint i = 0; i < rows->len; i++) {
-    result_row_clear(rows->pdata[i]);
-    g_free(rows->pdata[i]);
-  }
-  profile_clear(&prof);
+    print_summary(rows, rs.outdir);
+  evaluate_rows_free(rows);
   return ok ? 0 : cli_fail("run", err);
 }

@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "profile.h"
+#include "scenario.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
@@ -19,6 +20,34 @@ int cmd_fit(int argc, char **argv);
 int cli_fail(const char *command, GError *error);
 /* Parses a command's options; on a usage error prints it with the help hint and returns FALSE. */
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc, char ***argv);
+
+/* What `run` and `plan` share: their options, and the scenario, catalog, profile and output
+ * folder those options name. */
+typedef struct {
+  char *outdir, *profile_path;
+  char **catalog_dirs;
+  gint64 seed;              /* G_MININT64: not given */
+} RunArgs;
+#define RUN_ARGS_ENTRIES(a)                                                                                   \
+  { "output", 'o', 0, G_OPTION_ARG_FILENAME, &(a).outdir, "write into DIR (default results/<name>/)", "DIR" }, \
+  { "seed", 's', 0, G_OPTION_ARG_INT64, &(a).seed, "random seed, overriding the scenario's", "N" },          \
+  { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &(a).catalog_dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" }, \
+  { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &(a).profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" }
+
+typedef struct {
+  Catalog *catalog;
+  Scenario *scenario;
+  Profile profile;
+  char *outdir;             /* created */
+} RunSetup;
+
+/* Loads what ARGV (after option parsing: at most one scenario path) and A name into OUT. Returns 0,
+ * or the exit status after reporting the failure. */
+int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunSetup *out, GError **error);
+void run_setup_clear(RunSetup *rs);
+void run_args_clear(RunArgs *a);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunArgs, run_args_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunSetup, run_setup_clear)
 
 /* The scenario key reference (plain or Markdown), as `aifsim help keys` prints it. */
 void help_keys(GString *out, gboolean markdown);

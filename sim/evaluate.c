@@ -1,5 +1,6 @@
 /* evaluate.c — point -> result row (see evaluate.h). */
 #include "evaluate.h"
+#include "power.h"
 #include "precision.h"
 
 static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
@@ -57,13 +58,49 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
 
 void evaluate_fill_row(const SteadyState *ss, ResultRow *row)
 {
-  row->gpus = ss->gpus;
+  row->deployment_gpus = ss->gpus;
   row->batch = ss->batch;
   row->tok_s_per_user = ss->tok_s_per_user;
   row->out_tok_s_per_gpu = ss->out_tok_s_per_gpu;
   row->ttft_p50_ms = ss->ttft * 1e3;
   row->tpot_p50_ms = ss->tpot * 1e3;
   row->step_ms = ss->step * 1e3;
+}
+
+void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out)
+{
+  *out = (FactorySpec){
+    .budget = p->power_budget, .gpus = p->factory_gpus, .pue = p->pue, .other_it_fraction = p->other_it_fraction,
+    .provisioning = p->provisioning, .energy_price = p->energy_price, .amortisation = p->amortisation,
+    .fabric = { .radix = p->switch_radix, .tiers = p->fabric_tiers, .optics = p->optics,
+                .copper_first_tier = p->copper_first_tier, .transceiver_power = p->transceiver_power,
+                .transceiver_cost = p->transceiver_cost, .cpo_port_power = p->cpo_port_power,
+                .switch_port_power = p->switch_port_power },
+  };
+}
+
+/* Power at the simulated load, and the factory a budget (or GPU count) of such GPUs makes. */
+static void evaluate_factory(const Point *pt, const SteadyState *ss, double clock, ResultRow *row)
+{
+  FactorySpec fs;
+  FactoryPlan fp;
+  PowerShare share;
+  evaluate_factory_spec(&pt->p, &fs);
+  double gpu_w = power_gpu(&pt->system, ss->gpu_activity, clock);
+  power_share(&pt->system, gpu_w, &share);
+  factory_plan(&pt->system, &fs, gpu_w, ss->out_tok_s_per_gpu, &fp);
+  row->gpu_power_w = gpu_w;
+  row->it_w_per_gpu = share.it;
+  row->facility_mw = fp.facility_w / 1e6;
+  row->it_mw = fp.it_w / 1e6;
+  row->racks = fp.racks;
+  row->gpus = fp.gpus;
+  row->fabric_tiers = fp.fabric.tiers;
+  row->optics_w_per_gpu = fp.fabric.optics_w_per_gpu;
+  row->tok_s_per_mw = fp.tok_s_per_mw;
+  row->tok_s_per_mw_it = fp.tok_s_per_mw_it;
+  row->joules_per_token = fp.joules_per_token;
+  row->usd_per_mtok = fp.usd_per_mtok;
 }
 
 static void set_status(ResultRow *row, const char *status, char *reason)
@@ -88,14 +125,17 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   SteadyState ss;
   char *why;
   Engine e, d;
+  double clock = power_clock_for_cap(&pt->system, p->gpu_power_cap);
   if (p->mode == MODE_AGGREGATED) {
     evaluate_engine(pt, prof, &p->agg, &e);
+    e.clock = clock;
     ld.max_batch = p->agg.max_batch;
     ld.chunk = p->agg.chunked_prefill;
     why = steady_aggregated(&e, p->agg.workers, &ld, &ss);
   } else {
     evaluate_engine(pt, prof, &p->prefill, &e);
     evaluate_engine(pt, prof, &p->decode, &d);
+    e.clock = d.clock = clock;
     ld.max_batch = p->decode.max_batch;
     ld.chunk = p->prefill.chunked_prefill;
     int total = p->prefill.workers * e.gpus + p->decode.workers * d.gpus;
@@ -111,4 +151,29 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   }
   set_status(row, "ok", NULL);
   evaluate_fill_row(&ss, row);
+  evaluate_factory(pt, &ss, e.clock, row);
+}
+
+GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof)
+{
+  GPtrArray *rows = g_ptr_array_new();
+  for (gsize i = 0; i < sc->n_points; i++) {
+    Point pt;
+    scenario_point(sc, catalog, i, &pt);
+    ResultRow *r = g_new(ResultRow, 1);
+    result_row_init(r, i);
+    evaluate_point(&pt, prof, r);
+    g_ptr_array_add(rows, r);
+    point_clear(&pt);
+  }
+  return rows;
+}
+
+void evaluate_rows_free(GPtrArray *rows)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    result_row_clear(rows->pdata[i]);
+    g_free(rows->pdata[i]);
+  }
+  g_ptr_array_unref(rows);
 }

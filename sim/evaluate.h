@@ -17,8 +17,14 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
 
 /* The engine a scenario's engine spec describes on the point's system and model. */
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);
+/* The factory a scenario's keys describe. */
+void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out);
 /* Fills ROW's model columns from a steady state (SI -> the units of the column names). */
 void evaluate_fill_row(const SteadyState *ss, ResultRow *row);
+
+/* Evaluates every point of SC into a new array of ResultRow * (free with evaluate_rows_free). */
+GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof);
+void evaluate_rows_free(GPtrArray *rows);
 
 /* The configuration label of a point ("agg tp8 ep8 dp fp8 c64"), newly allocated. */
 char *point_config_label(const Point *pt);

@@ -13,7 +13,7 @@ typedef struct {
   char *system, *model, *config;
   char *status;  /* ok, infeasible or unsupported */
   char *reason;  /* why not ok, with the numbers */
-  double gpus;
+  double deployment_gpus;    /* GPUs of the simulated deployment */
   double batch;               /* mean sequences per decode step, per engine */
   double tok_s_per_user;      /* 1 / TPOT */
   double out_tok_s_per_gpu;
@@ -24,6 +24,11 @@ typedef struct {
   double kv_gb_per_gpu;       /* KV-cache room per GPU, GB */
   double max_seqs;            /* sequences that fit per engine */
   double gpu_power_w;         /* average per GPU */
+  double it_w_per_gpu;        /* average IT power per GPU at the wall, GPU racks only */
+  double facility_mw, it_mw;  /* provisioned */
+  double racks, gpus;         /* the factory */
+  double fabric_tiers, optics_w_per_gpu;
+  double tok_s_per_mw_it, joules_per_token, usd_per_mtok;
   int on_frontier;            /* -1 unknown, 0, 1 */
 } ResultRow;
 

@@ -16,6 +16,7 @@ static const char *const router_names[] = { "round_robin", "least_loaded", "kv_a
 static const char *const spec_names[] = { "none", "mtp", NULL };
 static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
+static const char *const provisioning_names[] = { "nameplate", "component", NULL };
 
 #define O(f) offsetof(ScenarioParams, f)
 #define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL }
@@ -83,11 +84,23 @@ static const KtKey keys[] = {
   NUM("factory.pue", pue, DIM_NONE, "0", "power usage effectiveness (0 = the system's default)", KT_NONNEG),
   NUM("factory.energy_price", energy_price, DIM_ENERGY_PRICE, "0.08 USD/kWh", "price of facility energy", KT_NONNEG),
   NUM("factory.amortisation", amortisation, DIM_TIME, "4 y", "capital amortisation period", KT_POSITIVE),
+  INT("factory.gpus", factory_gpus, "0", "GPUs in the factory (0 = as many as the power budget allows)", KT_NONNEG),
+  NUM("factory.other_it_fraction", other_it_fraction, DIM_FRACTION, "10%", "IT outside the GPU racks (storage, front-end, management), share of theirs", 0),
+  ENUM("factory.provisioning", provisioning, provisioning_names, "nameplate", "peak power per GPU: the system nameplate, or the component model at TDP"),
+  NUM("factory.gpu_power_cap", gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock", KT_NONNEG),
   GROUP("factory.fabric", "the scale-out network"),
   ENUM("factory.fabric.kind", fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
-  INT("factory.fabric.tiers", fabric_tiers, "0", "switch tiers (0 = sized from the GPU count)", KT_NONNEG),
+  INT("factory.fabric.tiers", fabric_tiers, "0", "switch tiers (0 = the fewest that serve the GPUs)", KT_NONNEG),
   INT("factory.fabric.switch_radix", switch_radix, "64", "ports per switch", KT_POSITIVE),
   ENUM("factory.fabric.optics", optics, optics_names, "pluggable", "pluggable transceivers or co-packaged optics"),
+  BOOL("factory.fabric.copper_first_tier", copper_first_tier, "false", "GPU-to-leaf links in copper (no optics)"),
+  NUM("factory.fabric.transceiver_power", transceiver_power, DIM_POWER, "30 W", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),
+  NUM("factory.fabric.transceiver_cost", transceiver_cost, DIM_MONEY, "1000 USD", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),
+  NUM("factory.fabric.cpo_port_power", cpo_port_power, DIM_POWER, "9 W", "per co-packaged optical port (NVIDIA, Hot Chips 2025)", KT_NONNEG),
+  NUM("factory.fabric.switch_port_power", switch_port_power, DIM_POWER, "14 W", "per switch port without optics (51.2T box 900 W / 64 ports, SemiAnalysis)", KT_NONNEG),
+  GROUP("plan", "what `aifsim plan` optimises for"),
+  NUM("plan.min_tok_s_per_user", min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user", KT_NONNEG),
+  NUM("plan.max_ttft", max_ttft, DIM_TIME, "0 s", "longest acceptable median TTFT (0 = no limit)", KT_NONNEG),
 };
 
 const KtTable scenario_table = { "scenario", keys, G_N_ELEMENTS(keys) };

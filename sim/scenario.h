@@ -9,6 +9,7 @@
 #define AIF_SCENARIO_H
 
 #include "catalog.h"
+#include "factory.h"
 #include "keytable.h"
 
 typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL } LengthDist;
@@ -18,7 +19,6 @@ typedef enum { FW_TRTLLM, FW_SGLANG, FW_VLLM, FW_DYNAMO_TRT, FW_DYNAMO_SGLANG, F
 typedef enum { KVP_AUTO, KVP_BF16, KVP_FP8, KVP_FP4 } KvPrecision;
 typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE } RouterKind;
 typedef enum { SPEC_NONE, SPEC_MTP } SpecMethod;
-typedef enum { OPTICS_PLUGGABLE, OPTICS_CPO } OpticsKind;
 typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
 
 extern const char *const framework_names[];
@@ -67,6 +67,15 @@ typedef struct {
   int optics, fabric_kind, switch_radix;
   double energy_price;  /* USD/J */
   double amortisation;  /* s */
+  int factory_gpus;     /* 0 = as many as the budget allows */
+  double other_it_fraction;
+  int provisioning;     /* Provisioning */
+  double gpu_power_cap; /* W, 0 = none */
+  gboolean copper_first_tier;
+  double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;
+  /* plan */
+  double min_tok_s_per_user;
+  double max_ttft;      /* s, 0 = no limit */
 } ScenarioParams;
 
 /* One key given in the file, with the values it takes (one, or several for a sweep). */

@@ -2,12 +2,13 @@
 #include "validate.h"
 #include "aif_error.h"
 #include "csv.h"
+#include "power.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const metric_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttft_ms" };
+const char *const metric_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttft_ms", "gpu_power_w", "server_power_w" };
 
 /* What MLPerf rows leave to the dataset and the rules: mean prompt length of the benchmark's
  * dataset, and the p99 TPOT / TTFT limits of its server and interactive scenarios (MLPerf
@@ -187,6 +188,8 @@ GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
     r->measured[MET_OUT_TOK_S_PER_GPU] = num(&c, "out_tok_s_per_gpu");
     r->measured[MET_TOK_S_PER_USER] = num(&c, "tok_s_per_user");
     r->measured[MET_TTFT] = num(&c, "ttft_ms");
+    r->measured[MET_GPU_POWER] = num(&c, "gpu_power_w");       /* optional columns: NAN when absent */
+    r->measured[MET_SERVER_POWER] = num(&c, "server_power_w");
     build(r, &c, cat);
     g_ptr_array_add(rows, r);
   }
@@ -222,7 +225,9 @@ static char *label(const ValRow *r, const Engine *e, int engines, const char *po
 
 void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
 {
-  *out = (Prediction){ .status = "unsupported", .predicted = { NAN, NAN, NAN } };
+  *out = (Prediction){ .status = "unsupported" };
+  for (int m = 0; m < N_METRICS; m++)
+    out->predicted[m] = NAN;
   if (r->unsupported) {
     out->reason = g_strdup(r->unsupported);
     return;
@@ -267,6 +272,12 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   out->predicted[MET_OUT_TOK_S_PER_GPU] = ss.out_tok_s_per_gpu;
   out->predicted[MET_TOK_S_PER_USER] = ss.tok_s_per_user;
   out->predicted[MET_TTFT] = ss.ttft * 1e3;
+  /* power: the GPUs at the load's activity; the measured system is its servers at the wall */
+  double gpu_w = power_gpu(r->sys, ss.gpu_activity, 1);
+  PowerShare share;
+  power_share(r->sys, gpu_w, &share);
+  out->predicted[MET_GPU_POWER] = gpu_w;
+  out->predicted[MET_SERVER_POWER] = share.it * r->gpus;
 }
 
 void prediction_clear(Prediction *p)
@@ -409,7 +420,7 @@ static void csv_cell(GString *out, const char *s)
 char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
 {
   GString *out = g_string_new("id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
-                              "predicted_ttft_ms,predicted_gpu_power_w,predicted_config\n");
+                              "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config\n");
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
     csv_cell(out, r->id);
@@ -420,7 +431,7 @@ char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
         g_string_append_printf(out, ",%.6g", preds[i].predicted[m]);
       else
         g_string_append_c(out, ',');
-    g_string_append(out, ",,"); /* GPU power: the power model is not built yet */
+    g_string_append_c(out, ',');
     csv_cell(out, preds[i].config);
     g_string_append_c(out, '\n');
   }

@@ -13,7 +13,7 @@
 #include "engine.h"
 #include "steady_state.h"
 
-typedef enum { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER, MET_TTFT, N_METRICS } Metric;
+typedef enum { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER, MET_TTFT, MET_GPU_POWER, MET_SERVER_POWER, N_METRICS } Metric;
 extern const char *const metric_names[];
 
 typedef struct {

@@ -1,0 +1,41 @@
+/* power.c — GPU and system power per GPU (see power.h). */
+#include "power.h"
+
+#include <math.h>
+
+double power_gpu(const SystemSpec *s, double activity, double clock)
+{
+  double c = clock > 0 ? clock : 1;
+  return s->idle_power + (s->tdp - s->idle_power) * CLAMP(activity, 0, 1) * pow(c, POWER_CLOCK_EXPONENT);
+}
+
+double power_clock_for_cap(const SystemSpec *s, double cap)
+{
+  if (cap <= 0 || cap >= s->tdp)
+    return 1;
+  double f = MAX(cap - s->idle_power, 0) / (s->tdp - s->idle_power);
+  return CLAMP(pow(f, 1 / POWER_CLOCK_EXPONENT), 0.2, 1);
+}
+
+void power_share(const SystemSpec *s, double gpu_w, PowerShare *out)
+{
+  double per_node = 1.0 / s->gpus_per_node;
+  out->gpu = gpu_w;
+  out->cpu = s->cpus_per_node * s->cpu_power * per_node;
+  out->node_other = s->node_other_power * per_node;
+  out->nic = s->nic_power;
+  /* trays serve a whole domain; baseboard switches (trays = 0) are one complex per domain */
+  out->nvswitch = (s->switch_trays_per_domain > 0 ? s->switch_trays_per_domain : 1) * s->switch_tray_power /
+                  s->nvlink_domain_gpus;
+  double dc = out->gpu + out->cpu + out->node_other + out->nic + out->nvswitch;
+  out->it = dc / s->psu_efficiency;
+  out->psu_loss = out->it - dc;
+}
+
+double power_nameplate_per_gpu(const SystemSpec *s)
+{
+  if (s->system_power <= 0)
+    return 0;
+  int unit = s->nvlink_domain_gpus == s->gpus_per_rack ? s->gpus_per_rack : s->gpus_per_node;
+  return s->system_power / unit;
+}
