@@ -15,6 +15,7 @@ typedef struct {
 static const Command commands[] = {
   { "run", cmd_run, "simulate a scenario and write its results (default: scenarios/default.yaml)" },
   { "catalog", cmd_catalog, "list the systems and models, or show one entry with its sources" },
+  { "plan", cmd_plan, "the best configuration per system for a power budget and an SLO, and its factory" },
   { "validate", cmd_validate, "predict measured results and report the error per system, mode, source" },
   { "fit", cmd_fit, "fit the profile's efficiencies and overheads to measured results" },
   { "help", cmd_help, "help on a command, or 'help keys': every scenario key" },

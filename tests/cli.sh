@@ -90,5 +90,15 @@ expect_rc 2 "validate a missing file" "$AIFSIM" validate "$out/nothing.csv"
 expect_rc 0 "fit (no rounds) writes a loadable profile" "$AIFSIM" fit "$out/m.csv" --rounds 0 -o "$out/p.yaml"
 expect_rc 0 "validate with that profile" "$AIFSIM" validate "$out/m.csv" --profile "$out/p.yaml"
 
+# plan: the best configuration per system, and its factory
+expect_rc 0 "plan" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan"
+[ "$(wc -l <"$out/plan/plan.csv")" -eq 3 ] && ok || fail "plan.csv has one row per system"
+grep -q '^h100-sxm-hgx8,"agg' "$out/plan/plan.csv" && grep -q '^gb200-nvl72,"agg' "$out/plan/plan.csv" && ok || fail "plan picks a configuration for each system"
+grep -q 'tok/s/MW' "$out/stdout" && ok || fail "plan prints its table"
+expect_rc 0 "plan with an impossible SLO" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan2" --min-tok-s-per-user 100000
+grep -q 'no configuration meets the SLO' "$out/stdout" && ok || fail "plan says when nothing meets the SLO"
+expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan3" --max-ttft fast
+expect_err "'plan.max_ttft' expects a number with a unit like '2 us', got 'fast'" "plan --max-ttft error"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,145 @@
+/* test_power.c — the power and factory models against hand-worked numbers: fabric sizing and
+ * optics, GPU power and caps, IT power of whole systems against the component model in reference.md,
+ * and the facility arithmetic of a 100 MW Hopper factory. */
+#include "test_util.h"
+#include "factory.h"
+#include "power.h"
+
+static FabricSpec fabric(int optics, int copper)
+{
+  return (FabricSpec){ .radix = 64, .optics = optics, .copper_first_tier = copper, .transceiver_power = 30,
+                       .transceiver_cost = 1000, .cpo_port_power = 9, .switch_port_power = 14 };
+}
+
+START_TEST(fat_tree_tiers)
+{
+  /* radix 64: 64 endpoints on one switch, 64^2/2 = 2048 in two tiers, 64^3/4 = 65,536 in three */
+  ck_assert_int_eq(fabric_tiers_for(64, 64), 1);
+  ck_assert_int_eq(fabric_tiers_for(65, 64), 2);
+  ck_assert_int_eq(fabric_tiers_for(2048, 64), 2);
+  ck_assert_int_eq(fabric_tiers_for(2049, 64), 3);
+  ck_assert_int_eq(fabric_tiers_for(65536, 64), 3);
+  ck_assert_int_eq(fabric_tiers_for(65537, 64), 4);
+}
+END_TEST
+
+/* 45,824 GPUs, radix 64 -> 3 tiers; switches ceil(5 x 45,824 / 64) = 3,580; links 3 x 45,824.
+ * Pluggable: 2 transceivers per link -> 6 per GPU = 274,944, x 30 W = 8.248 MW (180 W per GPU).
+ * Switch ports: 3,580 x 64 x 14 W = 3.208 MW. CPO: NIC ends stay pluggable (45,824 x 30 W) and the
+ * 5 switch ends per GPU are co-packaged (229,120 x 9 W): 3.437 MW, 75 W per GPU. Copper in the first
+ * tier leaves 4 transceivers per GPU: 120 W. */
+START_TEST(optics_of_a_fat_tree)
+{
+  FabricSpec p = fabric(OPTICS_PLUGGABLE, FALSE), c = fabric(OPTICS_CPO, FALSE), cu = fabric(OPTICS_PLUGGABLE, TRUE);
+  FabricPlan fp, fc, fcu;
+  fabric_plan(&p, 45824, &fp);
+  ck_assert_int_eq(fp.tiers, 3);
+  ck_assert_close(fp.switches, 3580, 1e-12);
+  ck_assert_close(fp.links, 3 * 45824.0, 1e-12);
+  ck_assert_close(fp.transceivers, 274944, 1e-12);
+  ck_assert_close(fp.optics_w, 8248320, 1e-12);
+  ck_assert_close(fp.optics_w_per_gpu, 180, 1e-12);
+  ck_assert_close(fp.switch_w, 3580.0 * 64 * 14, 1e-12);
+  ck_assert_close(fp.optics_usd, 274944000, 1e-12);
+  fabric_plan(&c, 45824, &fc);
+  ck_assert_close(fc.transceivers, 45824, 1e-12);
+  ck_assert_close(fc.cpo_ports, 229120, 1e-12);
+  ck_assert_close(fc.optics_w_per_gpu, 75, 1e-12);
+  fabric_plan(&cu, 45824, &fcu);
+  ck_assert_close(fcu.optics_w_per_gpu, 120, 1e-12);
+  /* the keynote: 1M GPUs in 3 tiers with pluggable optics -> 6M transceivers, 180 MW */
+  p.tiers = 3;
+  fabric_plan(&p, 1e6, &fp);
+  ck_assert_close(fp.transceivers, 6e6, 1e-12);
+  ck_assert_close(fp.optics_w, 180e6, 1e-12);
+}
+END_TEST
+
+START_TEST(gpu_power_and_cap)
+{
+  g_autoptr(Catalog) cat = shipped_catalog();
+  const SystemSpec *h = catalog_system(cat, "h100-sxm-hgx8"); /* idle 75 W, TDP 700 W */
+  ck_assert_close(power_gpu(h, 0, 1), 75, 1e-12);
+  ck_assert_close(power_gpu(h, 1, 1), 700, 1e-12);
+  ck_assert_close(power_gpu(h, 0.6, 1), 75 + 0.6 * 625, 1e-12);
+  /* a 500 W cap: (500 - 75) / 625 = 0.68 of the dynamic range, clock 0.68^(1/2.5) = 0.8570 */
+  double clock = power_clock_for_cap(h, 500);
+  ck_assert_close(clock, pow(0.68, 0.4), 1e-12);
+  ck_assert_close(power_gpu(h, 1, clock), 500, 1e-9);
+  ck_assert_close(power_clock_for_cap(h, 0), 1, 1e-12);
+  ck_assert_close(power_clock_for_cap(h, 800), 1, 1e-12);
+}
+END_TEST
+
+/* IT power at full load against the SemiAnalysis component model (reference.md A.2), within 10%.
+ * HGX H100: per GPU (700 + 2 x 350 / 8 + 572 / 8 + 25 + 300 / 8) / 0.94 = 980.3 W; 8 GPUs: 7,843 W
+ * vs 8,000 W. HGX B200: (1000 + 87.5 + 150 + 25 + 50) / 0.94 x 8 = 11,170 W vs 10,591 W. GB200 NVL72:
+ * (1200 + 150 + 67.5 + 25 + 9 x 477.5 / 72) / 0.95 x 72 = 113.85 kW vs ~110 kW; GB300 NVL72:
+ * (1400 + 150 + 112.5 + 50 + 59.69) / 0.95 x 72 = 134.3 kW vs 129.2 kW. */
+START_TEST(it_power_against_component_model)
+{
+  g_autoptr(Catalog) cat = shipped_catalog();
+  static const struct { const char *id; int gpus; double reference; } cases[] = {
+    { "h100-sxm-hgx8", 8, 8000 }, { "h200-sxm-hgx8", 8, 8000 }, { "b200-hgx8", 8, 10591 },
+    { "gb200-nvl72", 72, 110000 }, { "gb300-nvl72", 72, 129200 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const SystemSpec *s = catalog_system(cat, cases[i].id);
+    PowerShare p;
+    power_share(s, s->tdp, &p);
+    ck_assert_msg(fabs(p.it * cases[i].gpus / cases[i].reference - 1) <= 0.10, "%s: %.0f W vs %.0f W", s->id,
+                  p.it * cases[i].gpus, cases[i].reference);
+  }
+  PowerShare h;
+  power_share(catalog_system(cat, "h100-sxm-hgx8"), 700, &h);
+  ck_assert_close(h.it, (700 + 87.5 + 71.5 + 25 + 37.5) / 0.94, 1e-12);
+}
+END_TEST
+
+/* A 100 MW Hopper factory (the GTC 2025 keynote: ~45,000 GPUs in ~1,400 racks). Provisioned per
+ * GPU: nameplate 10.2 kW / 8 = 1,275 W + fabric (180 W optics + 3,580 x 64 x 14 W / 45,824 = 70.0 W)
+ * = 1,525 W, x 1.1 (IT outside the GPU racks) x 1.3 (PUE) = 2,180.75 W; a 32-GPU rack 69,784 W;
+ * 100 MW / 69,784 W = 1,432.99 -> 1,432 racks, 45,824 GPUs. At 100 output tok/s per GPU with GPUs
+ * drawing 700 W: average IT 980.3 W + 250 W fabric, x 1.43 = 1,759.3 W per GPU -> 17.59 J per token;
+ * capex (35,000 + 6 x 1,000 optics) / 4 years + 1,759.3 W x 0.08 USD/kWh -> 3.639 USD per Mtok. */
+START_TEST(hopper_100mw_factory)
+{
+  g_autoptr(Catalog) cat = shipped_catalog();
+  const SystemSpec *h = catalog_system(cat, "h100-sxm-hgx8");
+  FactorySpec f = { .budget = 100e6, .other_it_fraction = 0.1, .provisioning = PROVISION_NAMEPLATE,
+                    .energy_price = 0.08 / 3.6e6, .amortisation = 4 * 31557600.0, .fabric = fabric(OPTICS_PLUGGABLE, FALSE) };
+  FactoryPlan p;
+  factory_plan(h, &f, 700, 100, &p);
+  ck_assert_close(p.racks, 1432, 1e-12);
+  ck_assert_close(p.gpus, 45824, 1e-12);
+  ck_assert_close(p.pue, 1.3, 1e-12);
+  double fab = 180 + 3580.0 * 64 * 14 / 45824;
+  ck_assert_close(p.facility_w, 45824 * (1275 + fab) * 1.1 * 1.3, 1e-9);
+  ck_assert_close(p.tok_s, 4582400, 1e-12);
+  ck_assert_close(p.tok_s_per_mw, 4582400 / (p.facility_w / 1e6), 1e-12);
+  double avg_it = (700 + 87.5 + 71.5 + 25 + 37.5) / 0.94;
+  ck_assert_close(p.joules_per_token, (avg_it + fab) * 1.1 * 1.3 / 100, 1e-9);
+  ck_assert_close(p.joules_per_token, 17.593, 1e-3);
+  ck_assert_close(p.usd_per_mtok, 3.639, 1e-3);
+  /* within 15% of the keynote's figures */
+  ck_assert(fabs(p.gpus / 45000 - 1) < 0.15 && fabs(p.racks / 1400 - 1) < 0.15);
+  /* sized by GPUs instead: the budget follows */
+  f.gpus = 1000;
+  factory_plan(h, &f, 700, 100, &p);
+  ck_assert_close(p.racks, 32, 1e-12); /* ceil(1000 / 32) */
+  ck_assert_close(p.gpus, 1024, 1e-12);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("power");
+  TCase *tc = tcase_create("power");
+  tcase_add_test(tc, fat_tree_tiers);
+  tcase_add_test(tc, optics_of_a_fat_tree);
+  tcase_add_test(tc, gpu_power_and_cap);
+  tcase_add_test(tc, it_power_against_component_model);
+  tcase_add_test(tc, hopper_100mw_factory);
+  suite_add_tcase(s, tc);
+  return run_suite(s);
+}
