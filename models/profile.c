@@ -14,7 +14,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".moe_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "extra factor on the rates of grouped expert GEMMs", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".moe_efficiency", KT_NUMBER, DIM_NONE, "0.8", "factor on the rates of grouped expert GEMMs (may exceed 1: grouped kernels keep the GPU busier than one small GEMM)", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }, \
@@ -27,6 +27,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL }, \
   { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".kv_reserve_full", KT_BOOL, 0, "false", "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL }, \
   { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".mtp_acceptance", KT_NUMBER, DIM_FRACTION, "0.7", "MTP draft acceptance under the stack's rule (validate rows)", offsetof(Profile, stack[i].mtp_acceptance), NULL, 0, NULL, NULL }
 

@@ -35,6 +35,7 @@ typedef struct {
   double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
   double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */
+  gboolean kv_reserve_full;   /* admission reserves KV for the whole ISL + OSL (no eviction) */
   double mtp_acceptance;      /* acceptance of MTP drafts under the stack's acceptance rule */
 } StackProfile;
 

@@ -26,15 +26,23 @@ static double prefill_cost(const Engine *e, double bd, double ctx, double isl, d
   return ceil(isl / chunk) * (t_with.total - t_without.total);
 }
 
-/* One aggregated engine holding at most CAP sequences, with USERS closed-loop users. */
+/* One aggregated engine with USERS closed-loop users and room for CAP sequences. Each second the
+ * engine spends X t_prefill on prompts and the rest on decode steps; the step interval stretches to
+ * t_decode / (1 - X t_prefill). Demand sets X = users / (TTFT + decode time + think time) unless the
+ * engine is saturated: then X is what its time allows with CAP sequences decoding,
+ * 1 / (t_prefill + OSL/a x t_decode / batch), and the extra users wait for admission. */
 static void solve_aggregated(const Engine *e, const Load *ld, double users, double cap, Solution *s)
 {
   double a = engine_tokens_per_step(e), ctx = ld->isl + ld->osl / 2;
   double chunk = ld->chunk > 0 ? MIN(ld->chunk, ld->isl) : ld->isl, n_chunks = ceil(ld->isl / chunk);
+  double budget = ld->chunk > 0 ? ld->chunk : ld->isl;
   double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
-  double held = MIN(users, cap);
+  /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise best
+   * over the largest batch) */
+  double td_cap = step_time_decode(e, cap, ctx);
+  double x_max = 1 / (prefill_cost(e, cap, ctx, ld->isl, chunk) + (ld->osl - 1) / a * td_cap / cap);
   s->x = 0;
-  s->bd = held;
+  s->bd = MIN(users, cap);
   for (int it = 0; it < ITERATIONS; it++) {
     double td = step_time_decode(e, s->bd, ctx);
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk);
@@ -42,16 +50,13 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
     s->step = td / (1 - s->share);
     s->tpot = s->step / a;
     /* prompt tokens arriving per step against the step's prefill budget */
-    double budget = ld->chunk > 0 ? ld->chunk : ld->isl;
     double chunk_load = MIN(s->x * s->step * ld->isl / budget, MAX_SHARE);
     double ttft_engine = s->step * (0.5 + n_chunks / (1 - chunk_load)) + overhead;
     double decode = (ld->osl - 1) * s->tpot;
-    double busy = ttft_engine + decode;
-    /* closed loop: users beyond what the engine holds wait outside; think time thins the rest */
-    double x_new = users <= cap ? users / (busy + ld->think_time) : held / busy;
+    double x_new = MIN(users / (ttft_engine + decode + ld->think_time), MAX_SHARE * x_max);
     s->x = it == 0 ? x_new : 0.5 * s->x + 0.5 * x_new;
-    s->bd = MAX(MIN(s->x * decode, held), 1e-9);
-    s->ttft = ttft_engine + (users > cap ? users / s->x - busy - ld->think_time : 0);
+    s->bd = CLAMP(s->x * decode, 1e-9, cap);
+    s->ttft = ttft_engine + MAX(0, users / s->x - ttft_engine - decode - ld->think_time);
   }
 }
 
@@ -70,8 +75,11 @@ static void fill(SteadyState *o, const Solution *s, double engines, double osl, 
 
 static char *plan(const Engine *e, const Load *ld, MemoryPlan *m)
 {
+  *m = (MemoryPlan){ NAN, NAN, NAN, NAN, NAN }; /* unknown until memory_plan runs */
   char *why = engine_check(e);
-  return why ? why : memory_plan(e, ld->isl + ld->osl / 2, m);
+  /* a stack that guarantees no eviction reserves each sequence's final length up front */
+  double ctx = ld->isl + (e->prof->stack[e->stack].kv_reserve_full ? ld->osl : ld->osl / 2);
+  return why ? why : memory_plan(e, ctx, m);
 }
 
 char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyState *out)

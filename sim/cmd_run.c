@@ -6,15 +6,19 @@
 #include "commands.h"
 #include "aif_error.h"
 #include "datadir.h"
+#include "chart.h"
 #include "evaluate.h"
+#include "frontier.h"
 #include "results.h"
 #include "scenario.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A catalog figure written back with its own source when it has one. */
 typedef struct {
@@ -83,12 +87,13 @@ static gboolean write_catalog_used(const char *dir, const Catalog *c, GPtrArray 
 
 static void print_summary(GPtrArray *rows, const char *dir)
 {
-  guint ok = 0;
-  printf("%-6s %-18s %-16s %-40s %-11s %9s %10s %9s %9s\n", "point", "system", "model", "config", "status",
-         "tok/s/u", "tok/s/gpu", "ttft_ms", "tpot_ms");
+  guint ok = 0, infeasible = 0;
+  printf("%-6s %-18s %-16s %-40s %-11s %9s %10s %9s %9s %10s\n", "point", "system", "model", "config", "status",
+         "tok/s/u", "tok/s/gpu", "ttft_ms", "tpot_ms", "tok/s/MW");
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
     ok += g_strcmp0(r->status, "ok") == 0;
+    infeasible += g_strcmp0(r->status, "infeasible") == 0;
     if (rows->len > 40 && i >= 20 && i + 20 < rows->len) {
       if (i == 20)
         printf("... (%u more rows in results.csv)\n", rows->len - 40);
@@ -96,37 +101,81 @@ static void print_summary(GPtrArray *rows, const char *dir)
     }
     printf("%-6" G_GSIZE_FORMAT " %-18s %-16s %-40s %-11s", r->point, r->system, r->model, r->config, r->status);
     if (isfinite(r->tok_s_per_user))
-      printf(" %9.1f %10.1f %9.1f %9.2f\n", r->tok_s_per_user, r->out_tok_s_per_gpu, r->ttft_p50_ms,
-             r->tpot_p50_ms);
+      printf(" %9.1f %10.1f %9.1f %9.2f %10.0f\n", r->tok_s_per_user, r->out_tok_s_per_gpu, r->ttft_p50_ms,
+             r->tpot_p50_ms, r->tok_s_per_mw);
     else
       printf("  %s\n", r->reason ? r->reason : "");
   }
-  printf("\n%u points, %u ok, %u not (see status and reason). Results in %s/\n", rows->len, ok, rows->len - ok, dir);
+  printf("\n%u points: %u ok, %u pruned as infeasible (memory, parallelism, precision: not simulated), "
+         "%u unsupported. Results in %s/\n",
+         rows->len, ok, infeasible, rows->len - ok - infeasible, dir);
+}
+
+/* The frontier, the results files, and for a sweep the chart and its gnuplot twin. */
+static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **error)
+{
+  if (!frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, error) || !results_write(rs->outdir, rows, error))
+    return FALSE;
+  g_autofree char *resolved = scenario_resolved_yaml(rs->scenario, rs->catalog);
+  g_autofree char *resolved_path = g_build_filename(rs->outdir, "scenario.resolved.yaml", NULL);
+  if (!results_write_file(resolved_path, resolved, -1, error) || !write_catalog_used(rs->outdir, rs->catalog, rows, error))
+    return FALSE;
+  guint ok = 0;
+  for (guint i = 0; i < rows->len; i++)
+    ok += g_strcmp0(((ResultRow *)rows->pdata[i])->status, "ok") == 0;
+  if (ok < 2)
+    return TRUE;
+  Point first;
+  scenario_point(rs->scenario, rs->catalog, 0, &first);
+  ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name,
+                      .slo = first.p.min_tok_s_per_user, .width = 1280, .height = 800 };
+  g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
+  g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
+  g_autofree char *dat = g_build_filename(rs->outdir, "chart.dat", NULL);
+  gboolean done = chart_render(rows, &co, png, error) && chart_gnuplot(rows, &co, gp, dat, error);
+  point_clear(&first);
+  return done;
 }
 
 int cmd_run(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
-  GOptionEntry entries[] = { RUN_ARGS_ENTRIES(a), { NULL, 0, 0, 0, NULL, NULL, NULL } };
+  g_autofree char *shard = NULL;
+  gint jobs = (gint)g_get_num_processors();
+  gboolean resume = FALSE;
+  GOptionEntry entries[] = {
+    RUN_ARGS_ENTRIES(a),
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker processes (default: all cores)", "N" },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "run only the K-th of N deterministic parts of the sweep", "K/N" },
+    { "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "keep the points a stopped run finished; compute the rest", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
-  g_option_context_set_summary(ctx, "Simulate every point of a scenario and write results.csv, results.jsonl,\n"
-                                    "scenario.resolved.yaml and the catalog entries used. Without a scenario,\n"
-                                    "runs the shipped scenarios/default.yaml.");
+  g_option_context_set_summary(ctx, "Simulate every point of a scenario and write results.csv, results.jsonl (with\n"
+                                    "the Pareto frontier marked), scenario.resolved.yaml, the catalog entries used\n"
+                                    "and, for a sweep, chart.png with chart.gp/chart.dat for gnuplot. Without a\n"
+                                    "scenario, runs the shipped scenarios/default.yaml.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "run", &argc, &argv))
     return 2;
+  SweepOptions so = { .jobs = jobs, .resume = resume, .progress = isatty(STDERR_FILENO) };
+  if (jobs < 1 || (shard && !sweep_parse_shard(shard, &so.shard, &so.shards))) {
+    fprintf(stderr, "aifsim run: %s\n", jobs < 1 ? "--jobs expects at least 1" : "--shard expects K/N with 1 <= K <= N");
+    return 2;
+  }
   g_autoptr(GError) err = NULL;
   g_auto(RunSetup) rs = { 0 };
   int rc = run_setup("run", argc, argv, &a, &rs, &err);
   if (rc)
     return rc;
-  GPtrArray *rows = evaluate_scenario(rs.scenario, rs.catalog, &rs.profile);
-  g_autofree char *resolved = scenario_resolved_yaml(rs.scenario, rs.catalog);
-  g_autofree char *resolved_path = g_build_filename(rs.outdir, "scenario.resolved.yaml", NULL);
-  gboolean ok = results_write(rs.outdir, rows, &err) && results_write_file(resolved_path, resolved, -1, &err) &&
-                write_catalog_used(rs.outdir, rs.catalog, rows, &err);
-  if (ok)
+  GPtrArray *rows = sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err);
+  if (!rows)
+    return cli_fail("run", err);
+  gboolean ok = write_outputs(&rs, rows, &err);
+  if (ok) {
+    sweep_finish(rs.outdir);
     print_summary(rows, rs.outdir);
+  }
   evaluate_rows_free(rows);
   return ok ? 0 : cli_fail("run", err);
 }

@@ -16,6 +16,9 @@ int cmd_help(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_pareto(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Shared by the commands: report ERROR on stderr and map its code to an exit status. */
 int cli_fail(const char *command, GError *error);

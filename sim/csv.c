@@ -99,3 +99,20 @@ const char *csv_field(const CsvFile *c, guint r, int col)
   GPtrArray *row = c->rows->pdata[r];
   return col >= 0 && (guint)col < row->len ? row->pdata[col] : "";
 }
+
+void csv_append_field(GString *out, const char *s)
+{
+  if (!s)
+    return;
+  if (!strpbrk(s, ",\"\n")) {
+    g_string_append(out, s);
+    return;
+  }
+  g_string_append_c(out, '"');
+  for (; *s; s++) {
+    if (*s == '"')
+      g_string_append_c(out, '"');
+    g_string_append_c(out, *s);
+  }
+  g_string_append_c(out, '"');
+}

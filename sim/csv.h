@@ -21,4 +21,7 @@ int csv_column(const CsvFile *c, const char *name);
 /* Field COL of row R ("" when the row is short or COL is -1). */
 const char *csv_field(const CsvFile *c, guint r, int col);
 
+/* Appends S to OUT as one CSV field, quoted when it holds a comma, quote or newline (NULL: empty). */
+void csv_append_field(GString *out, const char *s);
+
 #endif

@@ -14,6 +14,23 @@ static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
     g_string_append(s, " dp");
 }
 
+/* Mode, parallelism and precision: what a chart colours by. */
+char *point_family_label(const Point *pt)
+{
+  const ScenarioParams *p = &pt->p;
+  GString *s = g_string_new(NULL);
+  if (p->mode == MODE_AGGREGATED) {
+    engine_label(s, "agg ", &p->agg);
+  } else {
+    engine_label(s, "P ", &p->prefill);
+    engine_label(s, "D ", &p->decode);
+  }
+  g_string_append_printf(s, " %s", precision_names[p->precision]);
+  if (p->spec_method == SPEC_MTP)
+    g_string_append(s, " mtp");
+  return g_string_free(s, FALSE);
+}
+
 char *point_config_label(const Point *pt)
 {
   const ScenarioParams *p = &pt->p;
@@ -117,6 +134,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->system = g_strdup(pt->system.id);
   row->model = g_strdup(pt->model.id);
   row->config = point_config_label(pt);
+  row->family = point_family_label(pt);
   if (p->arrival != ARRIVAL_CLOSED) {
     set_status(row, "unsupported", g_strdup("open-loop and trace arrivals need the event simulator (not built yet)"));
     return;

@@ -28,5 +28,6 @@ void evaluate_rows_free(GPtrArray *rows);
 
 /* The configuration label of a point ("agg tp8 ep8 dp fp8 c64"), newly allocated. */
 char *point_config_label(const Point *pt);
+char *point_family_label(const Point *pt);
 
 #endif

@@ -94,7 +94,7 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
     ADD(ap->attention_efficiency, 0.1, 0.9);
     ADD(ap->gemm_half_m, 8, 512);
     if (moe[a])
-      ADD(ap->moe_efficiency, 0.2, 1.0);
+      ADD(ap->moe_efficiency, 0.2, 2.0);
   }
   for (int s = 0; s < N_STACK; s++) {
     if (!stack[s])

@@ -1,6 +1,7 @@
 /* results.c — results columns and writers (see results.h). */
 #include "results.h"
 #include "aif_error.h"
+#include "csv.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@ const ResultColumn result_columns[] = {
   { "system", RC_STR, O(system), "hardware catalog id" },
   { "model", RC_STR, O(model), "LLM catalog id" },
   { "config", RC_STR, O(config), "serving configuration: mode, parallelism, precision, concurrency" },
+  { "family", RC_STR, O(family), "configuration family (mode, parallelism, precision): the chart's colours" },
   { "status", RC_STR, O(status), "ok, infeasible (does not fit: see reason) or unsupported" },
   { "reason", RC_STR, O(reason), "why the point is not ok, with the numbers" },
   { "deployment_gpus", RC_NUM, O(deployment_gpus), "GPUs of the simulated deployment (engines x GPUs per engine)" },
@@ -74,23 +76,6 @@ static char *cell(const ResultRow *r, const ResultColumn *c)
   return NULL;
 }
 
-static void csv_field(GString *out, const char *s)
-{
-  if (!s)
-    return;
-  if (!strpbrk(s, ",\"\n")) {
-    g_string_append(out, s);
-    return;
-  }
-  g_string_append_c(out, '"');
-  for (; *s; s++) {
-    if (*s == '"')
-      g_string_append_c(out, '"');
-    g_string_append_c(out, *s);
-  }
-  g_string_append_c(out, '"');
-}
-
 static void json_string(GString *out, const char *s)
 {
   g_string_append_c(out, '"');
@@ -116,21 +101,123 @@ gboolean results_write_file(const char *path, const char *text, gssize len, GErr
   return TRUE;
 }
 
-gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
+const ResultColumn *results_column(const char *name)
 {
-  g_autoptr(GString) csv = g_string_new(NULL), jsonl = g_string_new(NULL);
+  for (gsize i = 0; i < n_result_columns; i++)
+    if (strcmp(result_columns[i].name, name) == 0)
+      return &result_columns[i];
+  return NULL;
+}
+
+double result_value(const ResultRow *r, const ResultColumn *c)
+{
+  const char *base = (const char *)r + c->offset;
+  switch (c->type) {
+  case RC_NUM: return *(const double *)base;
+  case RC_INDEX: return (double)*(const gsize *)base;
+  case RC_FLAG: return *(const int *)base < 0 ? NAN : *(const int *)base;
+  case RC_STR: break;
+  }
+  return NAN;
+}
+
+char *results_csv_header(void)
+{
+  GString *csv = g_string_new(NULL);
   for (gsize i = 0; i < n_result_columns; i++)
     g_string_append_printf(csv, "%s%s", i ? "," : "", result_columns[i].name);
   g_string_append_c(csv, '\n');
+  return g_string_free(csv, FALSE);
+}
+
+char *results_csv_line(const ResultRow *row)
+{
+  GString *csv = g_string_new(NULL);
+  for (gsize i = 0; i < n_result_columns; i++) {
+    g_autofree char *v = cell(row, &result_columns[i]);
+    if (i)
+      g_string_append_c(csv, ',');
+    csv_append_field(csv, v);
+  }
+  g_string_append_c(csv, '\n');
+  return g_string_free(csv, FALSE);
+}
+
+static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
+{
+  char *base = (char *)r + c->offset, *end = NULL;
+  if (c->type == RC_STR) {
+    g_free(*(char **)base);
+    *(char **)base = *text ? g_strdup(text) : NULL;
+    return TRUE;
+  }
+  if (!*text)
+    return c->type != RC_INDEX;
+  double v = g_ascii_strtod(text, &end);
+  if (*end)
+    return FALSE;
+  if (c->type == RC_NUM)
+    *(double *)base = v;
+  else if (c->type == RC_INDEX)
+    *(gsize *)base = (gsize)v;
+  else
+    *(int *)base = (int)v;
+  return TRUE;
+}
+
+GPtrArray *results_read(const char *path, GError **error)
+{
+  g_autoptr(CsvFile) csv = csv_read(path, error);
+  if (!csv)
+    return NULL;
+  if (csv_column(csv, "point") < 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: not a results file: no 'point' column", path);
+    return NULL;
+  }
+  GPtrArray *rows = g_ptr_array_new();
+  for (guint r = 0; r < csv->rows->len; r++) {
+    ResultRow *row = g_new(ResultRow, 1);
+    result_row_init(row, 0);
+    g_ptr_array_add(rows, row);
+    for (gsize i = 0; i < n_result_columns; i++) {
+      int col = csv_column(csv, result_columns[i].name);
+      if (col >= 0 && !set_cell(row, &result_columns[i], csv_field(csv, r, col))) {
+        g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects a number, got '%s'", path,
+                    g_array_index(csv->lines, int, r), col + 1, result_columns[i].name, csv_field(csv, r, col));
+        for (guint k = 0; k < rows->len; k++) {
+          result_row_clear(rows->pdata[k]);
+          g_free(rows->pdata[k]);
+        }
+        g_ptr_array_unref(rows);
+        return NULL;
+      }
+    }
+  }
+  return rows;
+}
+
+char *results_csv_text(GPtrArray *rows)
+{
+  GString *csv = g_string_new(NULL);
+  g_autofree char *header = results_csv_header();
+  g_string_append(csv, header);
+  for (guint r = 0; r < rows->len; r++) {
+    g_autofree char *line = results_csv_line(rows->pdata[r]);
+    g_string_append(csv, line);
+  }
+  return g_string_free(csv, FALSE);
+}
+
+gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
+{
+  g_autoptr(GString) jsonl = g_string_new(NULL);
+  g_autofree char *csv = results_csv_text(rows);
   for (guint r = 0; r < rows->len; r++) {
     const ResultRow *row = rows->pdata[r];
     g_string_append_c(jsonl, '{');
     for (gsize i = 0; i < n_result_columns; i++) {
       const ResultColumn *c = &result_columns[i];
       g_autofree char *v = cell(row, c);
-      if (i)
-        g_string_append_c(csv, ',');
-      csv_field(csv, v);
       g_string_append_printf(jsonl, "%s\"%s\":", i ? "," : "", c->name);
       if (!v)
         g_string_append(jsonl, "null");
@@ -139,11 +226,9 @@ gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
       else
         g_string_append(jsonl, v);
     }
-    g_string_append_c(csv, '\n');
     g_string_append(jsonl, "}\n");
   }
   g_autofree char *csv_path = g_build_filename(dir, "results.csv", NULL);
   g_autofree char *jsonl_path = g_build_filename(dir, "results.jsonl", NULL);
-  return results_write_file(csv_path, csv->str, csv->len, error) &&
-         results_write_file(jsonl_path, jsonl->str, jsonl->len, error);
+  return results_write_file(csv_path, csv, -1, error) && results_write_file(jsonl_path, jsonl->str, jsonl->len, error);
 }

@@ -11,6 +11,7 @@
 typedef struct {
   gsize point;
   char *system, *model, *config;
+  char *family;  /* configuration family: mode and parallelism, without load or stack (chart colours) */
   char *status;  /* ok, infeasible or unsupported */
   char *reason;  /* why not ok, with the numbers */
   double deployment_gpus;    /* GPUs of the simulated deployment */
@@ -47,6 +48,19 @@ extern const gsize n_result_columns;
 /* A row with every number unknown (NAN) and the given identity; free with result_row_clear. */
 void result_row_init(ResultRow *r, gsize point);
 void result_row_clear(ResultRow *r);
+
+/* The column called NAME, or NULL; the numeric value of a column in a row (NAN when unknown or
+ * not numeric). */
+const ResultColumn *results_column(const char *name);
+double result_value(const ResultRow *r, const ResultColumn *c);
+
+/* One row as a CSV line (with its newline), and back. The header is results_csv_header(). */
+char *results_csv_header(void);
+char *results_csv_line(const ResultRow *r);
+/* The whole table as CSV text (header and rows). */
+char *results_csv_text(GPtrArray *rows);
+/* Reads a results CSV (any column order; unknown columns ignored) into new ResultRow *. */
+GPtrArray *results_read(const char *path, GError **error);
 
 /* Writes ROWS (ResultRow *) to DIR/results.csv and DIR/results.jsonl. */
 gboolean results_write(const char *dir, GPtrArray *rows, GError **error);

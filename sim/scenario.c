@@ -4,6 +4,7 @@
 #include "precision.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ static const char *const spec_names[] = { "none", "mtp", NULL };
 static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
 static const char *const provisioning_names[] = { "nameplate", "component", NULL };
+static const char *const parallelism_names[] = { "manual", "auto", NULL };
 
 #define O(f) offsetof(ScenarioParams, f)
 #define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL }
@@ -69,6 +71,7 @@ static const KtKey keys[] = {
   ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
   ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
+  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow", O(parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
   ENGINE("serving.aggregated", agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),
   ENGINE("serving.disaggregated.prefill", prefill, "the prefill pool", "1"),
@@ -109,7 +112,7 @@ static void axis_free(gpointer p)
 {
   Axis *a = p;
   g_free(a->group);
-  g_ptr_array_unref(a->values);
+  g_array_unref(a->values);
   g_free(a);
 }
 
@@ -127,6 +130,24 @@ typedef struct {
   Scenario *s;
   const Catalog *catalog;
 } LoadCtx;
+
+static int node_index(YamlDoc *d, yaml_node_t *n) { return (int)(n - d->doc.nodes.start) + 1; }
+
+static yaml_node_t *axis_value(const Scenario *s, const Axis *a, guint i)
+{
+  return yaml_doc_get(s->doc, g_array_index(a->values, int, i));
+}
+
+static const Axis *find_axis(const Scenario *s, const char *path)
+{
+  for (guint i = 0; i < s->axes->len; i++) {
+    const Axis *a = s->axes->pdata[i];
+    if (a->table == &scenario_table && strcmp(a->key->path, path) == 0)
+      return a;
+  }
+  return NULL;
+}
+
 
 /* A catalog id must exist: checked at the node so the error points at it. */
 static gboolean check_catalog_id(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yaml_node_t *node,
@@ -182,6 +203,11 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
   return TRUE;
 }
 
+static gboolean is_range(YamlDoc *d, yaml_node_t *v)
+{
+  return v->type == YAML_MAPPING_NODE && yaml_doc_lookup(d, v, "from") && yaml_doc_lookup(d, v, "to");
+}
+
 static gboolean collect_leaf(const KtTable *t, const KtKey *key, const char *group, YamlDoc *d,
                              yaml_node_t *v, gpointer user, GError **error)
 {
@@ -190,36 +216,150 @@ static gboolean collect_leaf(const KtTable *t, const KtKey *key, const char *gro
   a->table = t;
   a->key = key;
   a->group = g_strdup(group);
-  a->values = g_ptr_array_new();
+  a->values = g_array_new(FALSE, FALSE, sizeof(int));
   g_ptr_array_add(ctx->s->axes, a);
-  if (v->type == YAML_SEQUENCE_NODE) {
+  if (v->type == YAML_SEQUENCE_NODE || is_range(d, v)) {
     if (key->flags & KT_NOSWEEP) {
-      yaml_doc_error(d, v, error, "'%s' takes a single value, not a list", key->path);
+      yaml_doc_error(d, v, error, "'%s' takes a single value, not a %s", key->path,
+                     v->type == YAML_SEQUENCE_NODE ? "list" : "range");
       return FALSE;
     }
+  }
+  if (is_range(d, v)) { /* expanded once the walk is over: expanding adds nodes */
+    a->range = node_index(d, v);
+    return TRUE;
+  }
+  if (v->type == YAML_SEQUENCE_NODE) {
     for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++)
-      g_ptr_array_add(a->values, yaml_doc_get(d, *it));
+      g_array_append_val(a->values, *it);
     if (a->values->len == 0) {
       yaml_doc_error(d, v, error, "'%s': an empty list gives no point to simulate", key->path);
       return FALSE;
     }
   } else {
-    g_ptr_array_add(a->values, v);
+    int idx = node_index(d, v);
+    g_array_append_val(a->values, idx);
   }
   for (guint i = 0; i < a->values->len; i++)
-    if (!check_value(ctx, t, key, d, a->values->pdata[i], error))
+    if (!check_value(ctx, t, key, d, yaml_doc_get(d, g_array_index(a->values, int, i)), error))
       return FALSE;
   return TRUE;
 }
 
-static const Axis *find_axis(const Scenario *s, const char *path)
+/* Adds an axis for scenario key PATH taking the values TEXTS (NULL-terminated); the key must not
+ * be given in the file too. */
+static gboolean add_generated_axis(LoadCtx *ctx, const char *path, GPtrArray *texts, GError **error)
 {
-  for (guint i = 0; i < s->axes->len; i++) {
-    const Axis *a = s->axes->pdata[i];
-    if (a->table == &scenario_table && strcmp(a->key->path, path) == 0)
-      return a;
+  Scenario *s = ctx->s;
+  const KtKey *key = kt_find(&scenario_table, path);
+  for (guint i = 0; i < s->axes->len; i++)
+    if (((Axis *)s->axes->pdata[i])->key == key) {
+      yaml_doc_error(s->doc, axis_value(s, s->axes->pdata[i], 0), error,
+                     "'%s' is chosen by 'serving.parallelism: auto': leave it out, or set parallelism to manual", path);
+      return FALSE;
+    }
+  Axis *a = g_new0(Axis, 1);
+  a->table = &scenario_table;
+  a->key = key;
+  a->values = g_array_new(FALSE, FALSE, sizeof(int));
+  g_ptr_array_add(s->axes, a);
+  for (guint i = 0; i < texts->len; i++) {
+    int idx = yaml_document_add_scalar(&s->doc->doc, NULL, texts->pdata[i], -1, YAML_PLAIN_SCALAR_STYLE);
+    g_array_append_val(a->values, idx);
   }
-  return NULL;
+  return TRUE;
+}
+
+/* parallelism: auto -> TP and EP over the powers of two up to the largest NVLink domain swept, and
+ * attention data-parallel on or off, for MoE models; combinations a system or model cannot run are
+ * pruned when evaluated (engine_check). */
+static gboolean expand_auto(LoadCtx *ctx, GError **error)
+{
+  Scenario *s = ctx->s;
+  const Axis *par = find_axis(s, "serving.parallelism");
+  if (!par || strcmp(yaml_doc_scalar(axis_value(s, par, 0)), "auto") != 0)
+    return TRUE;
+  const Axis *sys = find_axis(s, "system.id"), *mod = find_axis(s, "model.id");
+  int domain = 1;
+  gboolean moe = FALSE;
+  for (guint i = 0; i < sys->values->len; i++)
+    domain = MAX(domain, catalog_system(ctx->catalog, yaml_doc_scalar(axis_value(s, sys, i)))->nvlink_domain_gpus);
+  for (guint i = 0; i < mod->values->len; i++)
+    moe |= catalog_model(ctx->catalog, yaml_doc_scalar(axis_value(s, mod, i)))->experts > 0;
+  g_autoptr(GPtrArray) tp = g_ptr_array_new_with_free_func(g_free), ep = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(GPtrArray) dp = g_ptr_array_new();
+  for (int t = 1; t <= domain; t *= 2) {
+    g_ptr_array_add(tp, g_strdup_printf("%d", t));
+    if (moe)
+      g_ptr_array_add(ep, g_strdup_printf("%d", t));
+  }
+  if (!moe)
+    g_ptr_array_add(ep, g_strdup("1"));
+  g_ptr_array_add(dp, (gpointer) "false");
+  if (moe)
+    g_ptr_array_add(dp, (gpointer) "true");
+  return add_generated_axis(ctx, "serving.aggregated.tp", tp, error) &&
+         add_generated_axis(ctx, "serving.aggregated.ep", ep, error) &&
+         add_generated_axis(ctx, "serving.aggregated.attention_dp", dp, error);
+}
+
+#define MAX_RANGE_VALUES 100000
+
+/* Expands {from, to, step} or {from, to, factor} into the values it names, as new scalar nodes. */
+static gboolean expand_range(LoadCtx *ctx, Axis *a, GError **error)
+{
+  YamlDoc *d = ctx->s->doc;
+  const KtKey *key = a->key;
+  UnitDim dim = key->type == KT_NUMBER ? key->dim : DIM_NONE;
+  /* read everything before adding nodes: adding moves the node array */
+  yaml_node_t *m = yaml_doc_get(d, a->range);
+  yaml_mark_t mark = m->start_mark;
+  g_autofree char *from_t = g_strdup(yaml_doc_scalar(yaml_doc_lookup(d, m, "from")));
+  g_autofree char *to_t = g_strdup(yaml_doc_scalar(yaml_doc_lookup(d, m, "to")));
+  g_autofree char *step_t = g_strdup(yaml_doc_scalar(yaml_doc_lookup(d, m, "step")));
+  g_autofree char *factor_t = g_strdup(yaml_doc_scalar(yaml_doc_lookup(d, m, "factor")));
+  yaml_node_t fake = { .type = YAML_SCALAR_NODE, .start_mark = mark };
+  for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+    const char *k = yaml_doc_scalar(yaml_doc_get(d, p->key));
+    if (!k || (strcmp(k, "from") && strcmp(k, "to") && strcmp(k, "step") && strcmp(k, "factor"))) {
+      yaml_doc_error(d, &fake, error, "'%s': a range takes from, to and step or factor, not '%s'", key->path, k ? k : "?");
+      return FALSE;
+    }
+  }
+  if (key->type != KT_INT && key->type != KT_NUMBER) {
+    yaml_doc_error(d, &fake, error, "'%s' is not a number: give a list instead of a range", key->path);
+    return FALSE;
+  }
+  if (!from_t || !to_t || (!step_t == !factor_t)) {
+    yaml_doc_error(d, &fake, error, "'%s': a range needs from, to, and either step or factor", key->path);
+    return FALSE;
+  }
+  double from, to, by;
+  const char *why = NULL;
+  if (!units_parse(from_t, dim, &from, &why) || !units_parse(to_t, dim, &to, &why) ||
+      !units_parse(step_t ? step_t : factor_t, step_t ? dim : DIM_NONE, &by, &why)) {
+    yaml_doc_error(d, &fake, error, "'%s': range bounds expect %s like '%s'", key->path, why, units_example(dim));
+    return FALSE;
+  }
+  if (to < from || (step_t && by <= 0) || (factor_t && by <= 1)) {
+    yaml_doc_error(d, &fake, error, "'%s': a range needs to >= from and a step > 0 or a factor > 1", key->path);
+    return FALSE;
+  }
+  for (double v = from; v <= to * (1 + 1e-9) + 1e-12; v = step_t ? v + by : v * by) {
+    if (a->values->len >= MAX_RANGE_VALUES) {
+      yaml_doc_error(d, &fake, error, "'%s': the range has more than %d values", key->path, MAX_RANGE_VALUES);
+      return FALSE;
+    }
+    g_autofree char *text = key->type == KT_INT ? g_strdup_printf("%.0f", round(v)) : units_format(v, dim);
+    int idx = yaml_document_add_scalar(&d->doc, NULL, (yaml_char_t *)text, -1, YAML_PLAIN_SCALAR_STYLE);
+    yaml_node_t *n = yaml_doc_get(d, idx);
+    n->start_mark = n->end_mark = mark; /* errors point at the range */
+    if (!check_value(ctx, a->table, key, d, n, error))
+      return FALSE;
+    g_array_append_val(a->values, idx);
+  }
+  a->range = 0;
+  return TRUE;
 }
 
 Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error)
@@ -240,11 +380,16 @@ Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error
       return NULL;
     }
   }
+  for (guint i = 0; i < s->axes->len; i++)
+    if (((Axis *)s->axes->pdata[i])->range && !expand_range(&ctx, s->axes->pdata[i], error))
+      return NULL;
+  if (!expand_auto(&ctx, error))
+    return NULL;
   s->n_points = 1;
   for (guint i = 0; i < s->axes->len; i++) {
     const Axis *a = s->axes->pdata[i];
     if (s->n_points > G_MAXSIZE / a->values->len / 2) {
-      yaml_doc_error(s->doc, a->values->pdata[0], error, "the sweep has too many points");
+      yaml_doc_error(s->doc, axis_value(s, a, 0), error, "the sweep has too many points");
       return NULL;
     }
     s->n_points *= a->values->len;
@@ -257,7 +402,7 @@ gboolean scenario_override(Scenario *s, const char *path, const char *value, GEr
   const KtKey *key = kt_find(&scenario_table, path);
   g_return_val_if_fail(key && key->type != KT_GROUP, FALSE);
   int idx = yaml_document_add_scalar(&s->doc->doc, NULL, (yaml_char_t *)value, -1, YAML_PLAIN_SCALAR_STYLE);
-  yaml_node_t *node = yaml_doc_get(s->doc, idx);
+  yaml_node_t *node = yaml_doc_get(s->doc, idx); /* valid until the next node is added */
   LoadCtx ctx = { s, NULL };
   g_autoptr(GError) err = NULL;
   if (!check_value(&ctx, &scenario_table, key, s->doc, node, &err)) {
@@ -271,12 +416,12 @@ gboolean scenario_override(Scenario *s, const char *path, const char *value, GEr
     a = g_new0(Axis, 1);
     a->table = &scenario_table;
     a->key = key;
-    a->values = g_ptr_array_new();
+    a->values = g_array_new(FALSE, FALSE, sizeof(int));
     g_ptr_array_add(s->axes, a);
   }
   s->n_points /= a->values->len ? a->values->len : 1;
-  g_ptr_array_set_size(a->values, 0);
-  g_ptr_array_add(a->values, node);
+  g_array_set_size(a->values, 0);
+  g_array_append_val(a->values, idx);
   return TRUE;
 }
 
@@ -316,7 +461,7 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
                      : a->table == &hardware_table ? (void *)&out->system
                                                    : (void *)&out->model;
       g_autoptr(GError) err = NULL;
-      if (!kt_assign(a->key, s->doc, a->values->pdata[digits[i]], target, &err))
+      if (!kt_assign(a->key, s->doc, axis_value(s, a, digits[i]), target, &err))
         g_error("value checked at load failed later: %s", err->message); /* cannot happen */
       if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "model.id") == 0)
         llm_spec_copy(&out->model, catalog_model(catalog, out->p.model_id));
@@ -347,12 +492,14 @@ static char *resolved_text(const KtKey *key, gpointer user, gboolean *skip)
     *skip = TRUE;
     return NULL;
   }
+  if (strcmp(key->path, "serving.parallelism") == 0 && find_axis(r->s, "serving.parallelism"))
+    return g_strdup("manual"); /* auto was expanded into the explicit lists written below */
   const Axis *a = find_axis(r->s, key->path);
   if (!a || a->values->len < 2)
     return NULL;
   GString *list = g_string_new("[");
   for (guint i = 0; i < a->values->len; i++) {
-    g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(a->values->pdata[i]));
+    g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(axis_value(r->s, a, i)));
     g_string_append_printf(list, "%s%s", i ? ", " : "", q);
   }
   g_string_append_c(list, ']');
@@ -371,7 +518,7 @@ static void emit_block(const Scenario *s, GString *out, const char *group, const
     if (a->values->len > 1)
       g_string_append_c(out, '[');
     for (guint j = 0; j < a->values->len; j++) {
-      g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(a->values->pdata[j]));
+      g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(axis_value(s, a, j)));
       g_string_append_printf(out, "%s%s", j ? ", " : "", q);
     }
     g_string_append(out, a->values->len > 1 ? "]\n" : "\n");

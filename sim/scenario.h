@@ -55,6 +55,7 @@ typedef struct {
   double duration, warmup; /* s */
   /* serving */
   int framework, precision, kv_precision, mode;
+  int parallelism;      /* 0 manual, 1 auto (expanded at load into the aggregated keys' lists) */
   EngineSpec agg, prefill, decode;
   int router;
   int spec_method, spec_tokens;
@@ -83,7 +84,9 @@ typedef struct {
   const KtTable *table;  /* scenario_table, hardware_table or llm_table */
   const KtKey *key;
   char *group;           /* "system" or "model" for catalog overrides, else NULL */
-  GPtrArray *values;     /* yaml_node_t * scalars, owned by the scenario's document */
+  GArray *values;        /* int: node indices in the scenario's document (indices, not pointers:
+                          * ranges and overrides add nodes, and the document's node array moves) */
+  int range;             /* node index of a {from, to, step|factor} mapping still to expand; 0 none */
 } Axis;
 
 typedef struct {

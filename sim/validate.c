@@ -402,37 +402,22 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds)
   return g_string_free(out, FALSE);
 }
 
-static void csv_cell(GString *out, const char *s)
-{
-  if (s && strpbrk(s, ",\"\n")) {
-    g_string_append_c(out, '"');
-    for (; *s; s++) {
-      if (*s == '"')
-        g_string_append_c(out, '"');
-      g_string_append_c(out, *s);
-    }
-    g_string_append_c(out, '"');
-  } else if (s) {
-    g_string_append(out, s);
-  }
-}
-
 char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
 {
   GString *out = g_string_new("id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
                               "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config\n");
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
-    csv_cell(out, r->id);
+    csv_append_field(out, r->id);
     g_string_append_printf(out, ",%s,", preds[i].status);
-    csv_cell(out, preds[i].reason);
+    csv_append_field(out, preds[i].reason);
     for (int m = 0; m < N_METRICS; m++)
       if (isfinite(preds[i].predicted[m]))
         g_string_append_printf(out, ",%.6g", preds[i].predicted[m]);
       else
         g_string_append_c(out, ',');
     g_string_append_c(out, ',');
-    csv_cell(out, preds[i].config);
+    csv_append_field(out, preds[i].config);
     g_string_append_c(out, '\n');
   }
   return g_string_free(out, FALSE);

@@ -30,22 +30,42 @@ START_TEST(default_scenario_expands)
   g_autoptr(GError) err = NULL;
   g_autoptr(Scenario) s = scenario_load(path, c, &err);
   ck_assert_msg(s, "%s", err ? err->message : "");
-  ck_assert_uint_eq(s->n_points, 3 * 5 * 2); /* systems x users x tp */
+  /* 3 systems x users 1..4096 by factor 2 (13) x 2 precisions x parallelism auto: TP and EP over
+   * 1..64 (the largest NVLink domain, 72, caps the powers of two) x attention-DP on/off */
+  ck_assert_uint_eq(s->n_points, 3 * 13 * 2 * 7 * 7 * 2);
   Point p;
   scenario_point(s, c, 0, &p);
   ck_assert_str_eq(p.system.id, "h200-sxm-hgx8");
   ck_assert_int_eq(p.p.users, 1);
-  ck_assert_int_eq(p.p.agg.tp, 4);
+  ck_assert_int_eq(p.p.precision, PREC_FP8);
+  ck_assert_int_eq(p.p.agg.tp, 1);
+  ck_assert_int_eq(p.p.agg.ep, 1);
+  ck_assert(!p.p.agg.attention_dp);
   point_clear(&p);
-  scenario_point(s, c, 1, &p); /* the last list in the file varies fastest */
-  ck_assert_int_eq(p.p.agg.tp, 8);
-  ck_assert_int_eq(p.p.users, 1);
+  scenario_point(s, c, 1, &p); /* the last axis varies fastest: the generated attention-DP */
+  ck_assert(p.p.agg.attention_dp);
+  ck_assert_int_eq(p.p.agg.tp, 1);
   point_clear(&p);
-  scenario_point(s, c, 29, &p);
-  ck_assert_str_eq(p.system.id, "gb200-nvl72");
-  ck_assert_int_eq(p.p.users, 256);
-  ck_assert_close(p.system.hbm_bandwidth, 8e12, 1e-12);
-  ck_assert_str_eq(p.model.id, "llama-3.3-70b");
+  scenario_point(s, c, s->n_points - 1, &p);
+  ck_assert_str_eq(p.system.id, "vr200-nvl144");
+  ck_assert_int_eq(p.p.users, 4096);
+  ck_assert_int_eq(p.p.agg.tp, 64);
+  ck_assert_int_eq(p.p.agg.ep, 64);
+  ck_assert_str_eq(p.model.id, "deepseek-r1");
+  point_clear(&p);
+}
+END_TEST
+
+START_TEST(ranges_expand)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\nsystem: {id: h100-sxm-hgx8, gpu.tdp: {from: 500 W, to: 700 W, step: 100 W}}\n"
+                                       "model: llama-3.1-8b\nworkload: {arrival: {users: {from: 1, to: 100, factor: 10}}}\n", NULL);
+  ck_assert_uint_eq(s->n_points, 3 * 3); /* 500, 600, 700 W x 1, 10, 100 users */
+  Point p;
+  scenario_point(s, c, 4, &p);
+  ck_assert_close(p.system.tdp, 600, 1e-12);
+  ck_assert_int_eq(p.p.users, 10);
   point_clear(&p);
 }
 END_TEST
@@ -163,6 +183,7 @@ int main(void)
   Suite *s = suite_create("scenario");
   TCase *tc = tcase_create("scenario");
   tcase_add_test(tc, default_scenario_expands);
+  tcase_add_test(tc, ranges_expand);
   tcase_add_test(tc, defaults_and_units);
   tcase_add_test(tc, catalog_overrides_and_sweeps);
   tcase_add_test(tc, resolved_file_reproduces_points);

@@ -1,0 +1,24 @@
+/* chart.h — the AI-factory chart: every point of a results table, coloured by configuration
+ * family, the Pareto frontier of each system as a line, the best point at an interactivity SLO
+ * annotated. Rendered with cairo to PNG, SVG or PDF (by the file's extension), and also written as
+ * a gnuplot script with its data for users who restyle charts. Reads results only. */
+#ifndef AIF_CHART_H
+#define AIF_CHART_H
+
+#include <glib.h>
+
+typedef struct {
+  const char *title;
+  const char *x, *y;   /* result columns (default tok_s_per_user, tok_s_per_mw) */
+  double slo;          /* x value from which the best point of each system is annotated; 0: none */
+  int width, height;   /* points (PNG pixels) */
+} ChartOptions;
+
+/* Draws ROWS (ResultRow *, on_frontier already marked) to PATH (.png, .svg or .pdf), through a
+ * temporary file and a rename. */
+gboolean chart_render(GPtrArray *rows, const ChartOptions *opt, const char *path, GError **error);
+/* Writes SCRIPT (gnuplot) and DATA; `gnuplot SCRIPT` draws the same chart to a PNG beside it. */
+gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *script, const char *data,
+                       GError **error);
+
+#endif

@@ -1,0 +1,180 @@
+/* cmd_results.c — the commands that work on results files rather than scenarios:
+ * `aifsim pareto` (recompute the frontier), `aifsim plot` (draw the chart), `aifsim merge` (join
+ * the shards of a sweep). */
+#include "chart.h"
+#include "commands.h"
+#include "evaluate.h"
+#include "frontier.h"
+#include "results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail_rows(const char *cmd, GPtrArray *rows, GError *err)
+{
+  if (rows)
+    evaluate_rows_free(rows);
+  return cli_fail(cmd, err);
+}
+
+int cmd_pareto(int argc, char **argv)
+{
+  g_autofree char *out = NULL, *x = NULL, *y = NULL;
+  gboolean all = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write to FILE (default: rewrite RESULTS.csv)", "FILE" },
+    { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "first axis, maximised (default tok_s_per_user)", "COLUMN" },
+    { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "second axis, maximised (default tok_s_per_mw)", "COLUMN" },
+    { "all", 'a', 0, G_OPTION_ARG_NONE, &all, "one frontier over every system instead of one per system", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("RESULTS.csv");
+  g_option_context_set_summary(ctx, "Recompute the Pareto frontier of a results file (the on_frontier column) over\n"
+                                    "two columns, and list the frontier points.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "pareto", &argc, &argv))
+    return 2;
+  if (argc != 2) {
+    fprintf(stderr, "aifsim pareto: expected one RESULTS.csv\n");
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  GPtrArray *rows = results_read(argv[1], &err);
+  if (!rows || !frontier_mark(rows, x ? x : "tok_s_per_user", y ? y : "tok_s_per_mw", !all, &err))
+    return fail_rows("pareto", rows, err);
+  g_autofree char *csv = results_csv_text(rows);
+  if (!results_write_file(out ? out : argv[1], csv, -1, &err))
+    return fail_rows("pareto", rows, err);
+  const ResultColumn *cx = results_column(x ? x : "tok_s_per_user"), *cy = results_column(y ? y : "tok_s_per_mw");
+  printf("%-6s %-20s %-44s %14s %14s\n", "point", "system", "config", cx->name, cy->name);
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    if (r->on_frontier == 1)
+      printf("%-6" G_GSIZE_FORMAT " %-20s %-44s %14.6g %14.6g\n", r->point, r->system, r->config,
+             result_value(r, cx), result_value(r, cy));
+  }
+  evaluate_rows_free(rows);
+  return 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+  g_autofree char *out = NULL, *x = NULL, *y = NULL, *title = NULL;
+  double slo = 0;
+  gint width = 1280, height = 800;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "chart file: .png, .svg or .pdf (default chart.png)", "FILE" },
+    { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "x axis column (default tok_s_per_user)", "COLUMN" },
+    { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "y axis column (default tok_s_per_mw)", "COLUMN" },
+    { "slo", 's', 0, G_OPTION_ARG_DOUBLE, &slo, "annotate each system's best point at x >= VALUE", "VALUE" },
+    { "title", 't', 0, G_OPTION_ARG_STRING, &title, "chart title", "TEXT" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "width in points (default 1280)", "N" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "height in points (default 800)", "N" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("RESULTS.csv");
+  g_option_context_set_summary(ctx, "Draw the AI-factory chart of a results file with cairo, and write a gnuplot\n"
+                                    "script (FILE.gp) and its data (FILE.dat) beside it.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "plot", &argc, &argv))
+    return 2;
+  if (argc != 2 || width < 200 || height < 200) {
+    fprintf(stderr, "aifsim plot: expected one RESULTS.csv (and a size of at least 200 x 200)\n");
+    return 2;
+  }
+  const char *path = out ? out : "chart.png";
+  g_autoptr(GError) err = NULL;
+  GPtrArray *rows = results_read(argv[1], &err);
+  ChartOptions co = { .title = title, .x = x, .y = y, .slo = slo, .width = width, .height = height };
+  if (!rows || !frontier_mark(rows, x ? x : "tok_s_per_user", y ? y : "tok_s_per_mw", TRUE, &err) ||
+      !chart_render(rows, &co, path, &err))
+    return fail_rows("plot", rows, err);
+  const char *dot = strrchr(path, '.');
+  g_autofree char *stem = g_strndup(path, dot ? (gsize)(dot - path) : strlen(path));
+  g_autofree char *gp = g_strconcat(stem, ".gp", NULL), *dat = g_strconcat(stem, ".dat", NULL);
+  if (!chart_gnuplot(rows, &co, gp, dat, &err))
+    return fail_rows("plot", rows, err);
+  printf("chart: %s (gnuplot: %s, %s)\n", path, gp, dat);
+  evaluate_rows_free(rows);
+  return 0;
+}
+
+static gint by_point(gconstpointer a, gconstpointer b)
+{
+  gsize x = (*(ResultRow *const *)a)->point, y = (*(ResultRow *const *)b)->point;
+  return (x > y) - (x < y);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+  g_autofree char *out = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the joined results into DIR", "DIR" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("DIR...");
+  g_option_context_set_summary(ctx, "Join the results of the shards of one sweep (aifsim run --shard K/N) into one\n"
+                                    "result set, in point order, with the frontier recomputed.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "merge", &argc, &argv))
+    return 2;
+  if (argc < 2 || !out) {
+    fprintf(stderr, "aifsim merge: expected -o DIR and at least one shard folder\n");
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  g_autofree char *scenario = NULL;
+  GPtrArray *all = g_ptr_array_new();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+  for (int i = 1; i < argc; i++) {
+    g_autofree char *csv = g_build_filename(argv[i], "results.csv", NULL);
+    g_autofree char *res = g_build_filename(argv[i], "scenario.resolved.yaml", NULL), *text = NULL;
+    if (g_file_get_contents(res, &text, NULL, NULL)) {
+      if (scenario && strcmp(scenario, text) != 0) {
+        fprintf(stderr, "aifsim merge: %s comes from another scenario than %s\n", argv[i], argv[1]);
+        evaluate_rows_free(all);
+        return 2;
+      }
+      if (!scenario)
+        scenario = g_steal_pointer(&text);
+    }
+    GPtrArray *rows = results_read(csv, &err);
+    if (!rows)
+      return fail_rows("merge", all, err);
+    for (guint k = 0; k < rows->len; k++) {
+      ResultRow *r = rows->pdata[k];
+      char *line = results_csv_line(r);
+      const char *prev = g_hash_table_lookup(seen, GSIZE_TO_POINTER(r->point + 1));
+      if (prev && strcmp(prev, line) != 0) {
+        fprintf(stderr, "aifsim merge: point %" G_GSIZE_FORMAT " differs between shards\n", r->point);
+        g_free(line);
+        evaluate_rows_free(rows);
+        evaluate_rows_free(all);
+        return 2;
+      }
+      if (prev) { /* the same point twice: keep one */
+        g_free(line);
+        result_row_clear(r);
+        g_free(r);
+        continue;
+      }
+      g_hash_table_insert(seen, GSIZE_TO_POINTER(r->point + 1), line);
+      g_ptr_array_add(all, r);
+    }
+    g_ptr_array_unref(rows); /* the rows moved into ALL */
+  }
+  g_ptr_array_sort(all, by_point);
+  if (g_mkdir_with_parents(out, 0755) != 0) {
+    fprintf(stderr, "aifsim merge: %s: cannot create\n", out);
+    evaluate_rows_free(all);
+    return 1;
+  }
+  g_autofree char *res_out = g_build_filename(out, "scenario.resolved.yaml", NULL);
+  if (!frontier_mark(all, "tok_s_per_user", "tok_s_per_mw", TRUE, &err) || !results_write(out, all, &err) ||
+      (scenario && !results_write_file(res_out, scenario, -1, &err)))
+    return fail_rows("merge", all, err);
+  printf("merged %u points from %d folders into %s/\n", all->len, argc - 1, out);
+  evaluate_rows_free(all);
+  return 0;
+}

@@ -1,0 +1,239 @@
+/* sweep.c — parallel, sharded, resumable evaluation of a scenario's points (see sweep.h). */
+#include "sweep.h"
+#include "aif_error.h"
+#include "evaluate.h"
+#include "results.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define JOURNAL "results.partial.csv"
+
+gboolean sweep_parse_shard(const char *text, int *k, int *n)
+{
+  char *end;
+  gint64 a = g_ascii_strtoll(text, &end, 10);
+  if (end == text || *end != '/')
+    return FALSE;
+  const char *rest = end + 1;
+  gint64 b = g_ascii_strtoll(rest, &end, 10);
+  if (end == rest || *end || b < 1 || a < 1 || a > b || b > G_MAXINT)
+    return FALSE;
+  *k = (int)a, *n = (int)b;
+  return TRUE;
+}
+
+static void free_rows(GPtrArray *rows)
+{
+  if (rows)
+    evaluate_rows_free(rows);
+}
+
+static gint by_point(gconstpointer a, gconstpointer b)
+{
+  gsize x = (*(ResultRow *const *)a)->point, y = (*(ResultRow *const *)b)->point;
+  return (x > y) - (x < y);
+}
+
+static gboolean write_all(int fd, const char *s, gsize len)
+{
+  while (len > 0) {
+    ssize_t w = write(fd, s, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return FALSE;
+    s += w, len -= (gsize)w;
+  }
+  return TRUE;
+}
+
+/* Point INDEX evaluated, as its results CSV line. */
+static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile *prof, gsize index)
+{
+  Point pt;
+  ResultRow r;
+  scenario_point(sc, cat, index, &pt);
+  result_row_init(&r, pt.index);
+  evaluate_point(&pt, prof, &r);
+  char *line = results_csv_line(&r);
+  result_row_clear(&r);
+  point_clear(&pt);
+  return line;
+}
+
+/* Evaluates TODO[first], TODO[first + step], ... and writes each row's CSV line to FD. */
+static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, guint first,
+                     guint step, int fd)
+{
+  for (guint i = first; i < todo->len; i += step) {
+    g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
+    if (!write_all(fd, line, strlen(line)))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+typedef struct {
+  FILE *journal;
+  gsize done, total;
+  gint64 start, last_draw;
+  gboolean bar;
+} Progress;
+
+static void draw(Progress *p, gboolean final)
+{
+  gint64 now = g_get_monotonic_time();
+  if (!p->bar || (!final && now - p->last_draw < 100000))
+    return;
+  p->last_draw = now;
+  double secs = (now - p->start) / 1e6, rate = secs > 0 ? p->done / secs : 0;
+  double eta = rate > 0 ? (p->total - p->done) / rate : 0;
+  int width = 30, fill = p->total ? (int)(width * (double)p->done / p->total) : width;
+  fprintf(stderr, "\r[%.*s%*s] %" G_GSIZE_FORMAT "/%" G_GSIZE_FORMAT " points, %.0f/s, ETA %.0f s ", fill,
+          "##############################", width - fill, "", p->done, p->total, rate, eta);
+  if (final)
+    fputc('\n', stderr);
+}
+
+/* Appends complete lines of BUF to the journal and counts them. */
+static gboolean journal_lines(Progress *p, GString *buf)
+{
+  char *nl;
+  while ((nl = memchr(buf->str, '\n', buf->len))) {
+    gsize n = (gsize)(nl - buf->str) + 1;
+    if (fwrite(buf->str, 1, n, p->journal) != n || fflush(p->journal) != 0)
+      return FALSE;
+    g_string_erase(buf, 0, (gssize)n);
+    p->done++;
+    draw(p, FALSE);
+  }
+  return TRUE;
+}
+
+/* Forks JOBS workers over TODO and journals what they stream back. */
+static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int jobs,
+                            Progress *p, GError **error)
+{
+  int n = MAX(1, MIN(jobs, (int)todo->len));
+  g_autofree struct pollfd *fds = g_new0(struct pollfd, n);
+  g_autofree pid_t *pids = g_new0(pid_t, n);
+  GString **bufs = g_new0(GString *, n);
+  fflush(NULL); /* children must not inherit unwritten stdio buffers */
+  for (int w = 0; w < n; w++) {
+    int fd[2];
+    if (pipe(fd) != 0 || (pids[w] = fork()) < 0) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "cannot start a worker: %s", g_strerror(errno));
+      return FALSE;
+    }
+    if (pids[w] == 0) {
+      close(fd[0]);
+      for (int o = 0; o < w; o++)
+        close(fds[o].fd);
+      _exit(work(sc, cat, prof, todo, (guint)w, (guint)n, fd[1]) ? 0 : 1);
+    }
+    close(fd[1]);
+    fds[w] = (struct pollfd){ .fd = fd[0], .events = POLLIN };
+    bufs[w] = g_string_new(NULL);
+  }
+  gboolean ok = TRUE;
+  for (int open = n; open > 0 && ok;) {
+    if (poll(fds, n, -1) < 0 && errno != EINTR)
+      break;
+    for (int w = 0; w < n && ok; w++) {
+      if (fds[w].fd < 0 || !(fds[w].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      char chunk[65536];
+      ssize_t got = read(fds[w].fd, chunk, sizeof chunk);
+      if (got > 0) {
+        g_string_append_len(bufs[w], chunk, got);
+        ok = journal_lines(p, bufs[w]);
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[w].fd);
+        fds[w].fd = -1, open--;
+      }
+    }
+  }
+  for (int w = 0; w < n; w++) {
+    int status = 0;
+    if (fds[w].fd >= 0)
+      close(fds[w].fd);
+    if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      ok = FALSE;
+    g_string_free(bufs[w], TRUE);
+  }
+  g_free(bufs);
+  if (!ok && !(error && *error))
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "a worker failed; finished points are kept: rerun with --resume");
+  return ok;
+}
+
+GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, const char *dir,
+                     const SweepOptions *opt, GError **error)
+{
+  g_autofree char *path = g_build_filename(dir, JOURNAL, NULL);
+  g_autoptr(GHashTable) done = g_hash_table_new(g_direct_hash, g_direct_equal);
+  gboolean have_journal = opt->resume && g_file_test(path, G_FILE_TEST_EXISTS);
+  if (have_journal) {
+    GPtrArray *old = results_read(path, error);
+    if (!old)
+      return NULL;
+    for (guint i = 0; i < old->len; i++)
+      g_hash_table_add(done, GSIZE_TO_POINTER(((ResultRow *)old->pdata[i])->point + 1));
+    free_rows(old);
+  }
+  g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(gsize));
+  gsize owned = 0;
+  for (gsize i = 0; i < sc->n_points; i++) {
+    if (opt->shards > 0 && (int)(i % (gsize)opt->shards) != opt->shard - 1)
+      continue;
+    owned++;
+    if (!g_hash_table_contains(done, GSIZE_TO_POINTER(i + 1)))
+      g_array_append_val(todo, i);
+  }
+  Progress p = { .total = owned, .done = owned - todo->len, .start = g_get_monotonic_time(), .bar = opt->progress };
+  p.journal = fopen(path, have_journal ? "a" : "w");
+  if (!p.journal) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
+    return NULL;
+  }
+  gboolean ok = TRUE;
+  if (!have_journal) {
+    g_autofree char *header = results_csv_header();
+    ok = fputs(header, p.journal) >= 0 && fflush(p.journal) == 0;
+  }
+  if (ok && todo->len > 0 && opt->jobs <= 1) { /* in this process, through the same journal */
+    GString *buf = g_string_new(NULL);
+    for (guint i = 0; i < todo->len && ok; i++) {
+      g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
+      g_string_append(buf, line);
+      ok = journal_lines(&p, buf);
+    }
+    g_string_free(buf, TRUE);
+  } else if (ok && todo->len > 0) {
+    ok = run_workers(sc, cat, prof, todo, opt->jobs, &p, error);
+  }
+  draw(&p, TRUE);
+  if (fclose(p.journal) != 0)
+    ok = FALSE;
+  if (!ok) {
+    if (error && !*error)
+      g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
+    return NULL;
+  }
+  GPtrArray *rows = results_read(path, error);
+  if (rows)
+    g_ptr_array_sort(rows, by_point);
+  return rows;
+}
+
+void sweep_finish(const char *dir)
+{
+  g_autofree char *path = g_build_filename(dir, JOURNAL, NULL);
+  g_unlink(path);
+}

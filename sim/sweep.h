@@ -1,0 +1,32 @@
+/* sweep.h — running the points of a scenario: in parallel worker processes, one shard of them,
+ * resumable.
+ *
+ * Each finished point is appended at once, as a CSV line, to DIR/results.partial.csv (the journal),
+ * so a sweep that is stopped, even by kill -9, keeps every point it reported done; --resume reads
+ * the journal and computes only the rest. Workers are forked processes (no shared state; SimGrid
+ * needs one process per platform anyway) that stream their rows through pipes. The final rows are
+ * read back from the journal and sorted by point, so the output does not depend on the number of
+ * workers, on their timing, or on resuming. */
+#ifndef AIF_SWEEP_H
+#define AIF_SWEEP_H
+
+#include "profile.h"
+#include "scenario.h"
+
+typedef struct {
+  int jobs;          /* worker processes (1: in this process) */
+  int shard, shards; /* run points with index % shards == shard - 1; shards 0 = all points */
+  gboolean resume;   /* keep the points already in the journal */
+  gboolean progress; /* draw a progress bar on stderr */
+} SweepOptions;
+
+/* Evaluates the owned points of SC into DIR's journal; returns all its rows (ResultRow *) sorted by
+ * point. The journal stays until the caller has written the final files (sweep_finish). */
+GPtrArray *sweep_run(const Scenario *sc, const Catalog *catalog, const Profile *prof, const char *dir,
+                     const SweepOptions *opt, GError **error);
+/* Removes DIR's journal once results.csv holds everything. */
+void sweep_finish(const char *dir);
+/* Parses "K/N" (1 <= K <= N). */
+gboolean sweep_parse_shard(const char *text, int *k, int *n);
+
+#endif
