@@ -71,7 +71,7 @@ static const KtKey keys[] = {
   ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
   ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
-  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow", O(parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
+  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
   ENGINE("serving.aggregated", agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),
   ENGINE("serving.disaggregated.prefill", prefill, "the prefill pool", "1"),
@@ -470,6 +470,12 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
     }
   absolutise(s, &out->p.trace);
   absolutise(s, &out->p.profile);
+  if (out->p.parallelism == 1 && out->p.mode == MODE_DISAGGREGATED) {
+    /* auto's generated TP / EP / attention-DP shape the decode pool of a disaggregated point */
+    out->p.decode.tp = out->p.agg.tp;
+    out->p.decode.ep = out->p.agg.ep;
+    out->p.decode.attention_dp = out->p.agg.attention_dp;
+  }
 }
 
 void point_clear(Point *pt)
