@@ -1,6 +1,7 @@
 /* evaluate.c — point -> result row (see evaluate.h). */
 #include "evaluate.h"
 #include "power.h"
+#include "serving_sim.h"
 #include "precision.h"
 
 static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
@@ -97,15 +98,15 @@ void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out)
 }
 
 /* Power at the simulated load, and the factory a budget (or GPU count) of such GPUs makes. */
-static void evaluate_factory(const Point *pt, const SteadyState *ss, double clock, ResultRow *row)
+static void evaluate_factory(const Point *pt, double activity, double out_per_gpu, double clock, ResultRow *row)
 {
   FactorySpec fs;
   FactoryPlan fp;
   PowerShare share;
   evaluate_factory_spec(&pt->p, &fs);
-  double gpu_w = power_gpu(&pt->system, ss->gpu_activity, clock);
+  double gpu_w = power_gpu(&pt->system, activity, clock);
   power_share(&pt->system, gpu_w, &share);
-  factory_plan(&pt->system, &fs, gpu_w, ss->out_tok_s_per_gpu, &fp);
+  factory_plan(&pt->system, &fs, gpu_w, out_per_gpu, &fp);
   row->gpu_power_w = gpu_w;
   row->it_w_per_gpu = share.it;
   row->facility_mw = fp.facility_w / 1e6;
@@ -128,6 +129,42 @@ static void set_status(ResultRow *row, const char *status, char *reason)
   row->reason = reason;
 }
 
+/* The point by event simulation: latency distributions, open loops, traces. */
+static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
+{
+  const ScenarioParams *p = &pt->p;
+  double clock = power_clock_for_cap(&pt->system, p->gpu_power_cap);
+  Engine e, d;
+  SimResult sr;
+  char *why;
+  row->engine = g_strdup("des");
+  if (p->mode == MODE_AGGREGATED) {
+    evaluate_engine(pt, prof, &p->agg, &e);
+    e.clock = clock;
+    why = serving_simulate(p, &e, p->agg.workers, NULL, 0, FALSE, &sr);
+  } else {
+    evaluate_engine(pt, prof, &p->prefill, &e);
+    evaluate_engine(pt, prof, &p->decode, &d);
+    e.clock = d.clock = clock;
+    int total = p->prefill.workers * e.gpus + p->decode.workers * d.gpus;
+    why = serving_simulate(p, &e, p->prefill.workers, &d, p->decode.workers, total <= pt->system.nvlink_domain_gpus, &sr);
+  }
+  if (why) {
+    set_status(row, g_str_has_prefix(why, "no request") ? "unsupported" : "infeasible", why);
+    return;
+  }
+  set_status(row, "ok", NULL);
+  row->deployment_gpus = sr.gpus;
+  row->batch = sr.mean_batch;
+  row->out_tok_s_per_gpu = sr.out_tok_s / sr.gpus;
+  row->tok_s_per_user = 1 / sr.tpot[0];
+  row->ttft_p50_ms = sr.ttft[0] * 1e3, row->ttft_p90_ms = sr.ttft[1] * 1e3, row->ttft_p99_ms = sr.ttft[2] * 1e3;
+  row->tpot_p50_ms = sr.tpot[0] * 1e3, row->tpot_p90_ms = sr.tpot[1] * 1e3, row->tpot_p99_ms = sr.tpot[2] * 1e3;
+  row->e2e_p50_ms = sr.e2e[0] * 1e3, row->e2e_p99_ms = sr.e2e[2] * 1e3;
+  row->goodput_req_s = sr.goodput;
+  evaluate_factory(pt, sr.gpu_activity, row->out_tok_s_per_gpu, clock, row);
+}
+
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
 {
   const ScenarioParams *p = &pt->p;
@@ -135,10 +172,11 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->model = g_strdup(pt->model.id);
   row->config = point_config_label(pt);
   row->family = point_family_label(pt);
-  if (p->arrival != ARRIVAL_CLOSED) {
-    set_status(row, "unsupported", g_strdup("open-loop and trace arrivals need the event simulator (not built yet)"));
+  if (p->engine == SIM_DES || (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace))) {
+    evaluate_des(pt, prof, row);
     return;
   }
+  row->engine = g_strdup("steady");
   Load ld = { .isl = p->input.mean, .osl = p->output.mean, .users = p->users, .think_time = p->think_time };
   SteadyState ss;
   char *why;
@@ -169,7 +207,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   }
   set_status(row, "ok", NULL);
   evaluate_fill_row(&ss, row);
-  evaluate_factory(pt, &ss, e.clock, row);
+  evaluate_factory(pt, ss.gpu_activity, ss.out_tok_s_per_gpu, e.clock, row);
 }
 
 GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof)

@@ -1,0 +1,36 @@
+/* workload.h — the requests a simulation serves: prompt and output lengths drawn from the
+ * scenario's distributions, arrivals from a closed loop of users, a Poisson or gamma-burst open
+ * loop, or a trace file. All randomness comes from one GRand seeded by the scenario, so the same
+ * scenario and seed give the same requests. */
+#ifndef AIF_WORKLOAD_H
+#define AIF_WORKLOAD_H
+
+#include "scenario.h"
+
+typedef struct {
+  double arrival; /* s */
+  int isl, osl;
+} TraceRow;
+
+typedef struct {
+  const ScenarioParams *p;
+  GRand *rand;
+  GArray *trace; /* TraceRow, when arrival is trace */
+  guint trace_next;
+} Workload;
+
+/* Reads the trace if the scenario has one (errors: AIF_ERROR_INPUT with file:line:col). */
+gboolean workload_init(Workload *w, const ScenarioParams *p, GError **error);
+void workload_clear(Workload *w);
+/* Prompt and output lengths of the next request (tokens, at least 1). */
+int workload_input(Workload *w);
+int workload_output(Workload *w);
+/* Gap to the next open-loop arrival (s). */
+double workload_gap(Workload *w);
+/* The next trace row, or NULL at its end. */
+const TraceRow *workload_trace_next(Workload *w);
+/* A standard normal draw and a gamma draw (shape K, scale THETA), for tests. */
+double workload_normal(Workload *w);
+double workload_gamma(Workload *w, double k, double theta);
+
+#endif

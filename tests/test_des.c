@@ -1,0 +1,213 @@
+/* test_des.c — the event core and the serving simulation: deterministic event order, the samplers,
+ * Little's law, agreement with the steady-state model, open loops and traces, reproducibility. */
+#include "test_util.h"
+#include "event_queue.h"
+#include "serving_sim.h"
+#include "steady_state.h"
+#include "step_time.h"
+#include "workload.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+START_TEST(event_order_is_deterministic)
+{
+  EventQueue q;
+  event_queue_init(&q);
+  /* same times pop in insertion order; earlier times first */
+  event_queue_push(&q, 2.0, 0, 1);
+  event_queue_push(&q, 1.0, 0, 2);
+  event_queue_push(&q, 2.0, 0, 3);
+  event_queue_push(&q, 1.0, 0, 4);
+  event_queue_push(&q, 0.5, 0, 5);
+  static const int want[] = { 5, 2, 4, 1, 3 };
+  Event e;
+  for (gsize i = 0; i < G_N_ELEMENTS(want); i++) {
+    ck_assert(event_queue_pop(&q, &e));
+    ck_assert_int_eq(e.who, want[i]);
+  }
+  ck_assert(!event_queue_pop(&q, &e));
+  /* a heap under load: 10,000 random times come out sorted */
+  GRand *r = g_rand_new_with_seed(3);
+  for (int i = 0; i < 10000; i++)
+    event_queue_push(&q, g_rand_int_range(r, 0, 100), 0, i);
+  double last = -1;
+  int last_who = -1;
+  while (event_queue_pop(&q, &e)) {
+    ck_assert(e.time > last || (e.time == last && e.who > last_who));
+    last = e.time, last_who = e.who;
+  }
+  g_rand_free(r);
+  event_queue_clear(&q);
+}
+END_TEST
+
+START_TEST(samplers)
+{
+  ScenarioParams p = { .seed = 11 };
+  Workload w;
+  ck_assert(workload_init(&w, &p, NULL));
+  /* gamma(k = 0.25, theta = 2): mean k theta = 0.5, variance k theta^2 = 1 */
+  double sum = 0, sq = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; i++) {
+    double x = workload_gamma(&w, 0.25, 2);
+    sum += x, sq += x * x;
+  }
+  double mean = sum / n, var = sq / n - mean * mean;
+  ck_assert_close(mean, 0.5, 0.02);
+  ck_assert_close(var, 1.0, 0.05);
+  workload_clear(&w);
+}
+END_TEST
+
+static ScenarioParams params(const Catalog *c, int arrival)
+{
+  ScenarioParams p = { 0 };
+  kt_defaults(&scenario_table, &p);
+  p.arrival = arrival;
+  p.requests = 3000;
+  p.input.mean = 1024, p.output.mean = 256;
+  p.agg.max_batch = 256;
+  (void)c;
+  return p;
+}
+
+static Engine llama_h200(const Catalog *c, const Profile *prof)
+{
+  return (Engine){ .sys = catalog_system(c, "h200-sxm-hgx8"), .model = catalog_model(c, "llama-3.3-70b"), .prof = prof,
+                   .precision = PREC_FP8, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 8, .pp = 1, .ep = 1 };
+}
+
+/* Closed loop with prompt and answer lengths drawn around their means (fixed lengths make users
+ * move in waves: requests admitted together finish together and come back together, which the
+ * steady state, by construction, does not see): the event simulation and the steady-state model
+ * see the same engine, so their throughput and TPOT agree closely; Little's law holds. */
+START_TEST(closed_loop_agrees_with_steady_state)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  for (int users = 8; users <= 128; users *= 4) {
+    ScenarioParams p = params(c, ARRIVAL_CLOSED);
+    p.users = users;
+    p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
+    p.output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 256, .min = 192, .max = 320 };
+    SimResult sr;
+    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+    ck_assert_msg(!why, "%s", why);
+    Load ld = { .isl = 922, .osl = 256, .users = users, .max_batch = 256, .chunk = 8192 };
+    SteadyState ss;
+    g_autofree char *why2 = steady_aggregated(&e, 1, &ld, &ss);
+    ck_assert_ptr_null(why2);
+    ck_assert_close(sr.out_tok_s, ss.out_tok_s, 0.06);
+    ck_assert_close(sr.tpot[0], ss.tpot, 0.06);
+    ck_assert_close(sr.mean_in_flight, sr.req_s * sr.mean_e2e, 0.02); /* Little's law */
+    ck_assert_close(sr.mean_in_flight, users, 0.02);
+  }
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Open loop (Poisson) below saturation: the completion rate is the arrival rate and Little's law
+ * holds (mean requests in the system = rate x mean latency). */
+START_TEST(poisson_open_loop)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  p.rate = 2.0;
+  SimResult a, b;
+  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &a);
+  ck_assert_msg(!why, "%s", why);
+  ck_assert_close(a.req_s, 2.0, 0.06);
+  ck_assert_close(a.mean_in_flight, a.req_s * a.mean_e2e, 0.03);
+  ck_assert(a.ttft[2] >= a.ttft[1] && a.ttft[1] >= a.ttft[0]);
+  /* the same seed gives the same result; another seed another one */
+  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &b);
+  ck_assert(memcmp(&a, &b, sizeof a) == 0);
+  p.seed = 99;
+  g_autofree char *w3 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &b);
+  ck_assert(a.e2e[0] != b.e2e[0]);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* A trace: three requests at given times on an idle engine. The third arrives long after the
+ * others finish, so its latency is the unloaded one. */
+START_TEST(trace_replay)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_TRTLLM].request_overhead = 0;
+  Engine e = llama_h200(c, &prof);
+  g_autofree char *dir = g_dir_make_tmp("aifsim-trace-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
+  ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens\n0,512,64\n0.01,512,64\n100,512,64\n", -1, NULL));
+  ScenarioParams p = params(c, ARRIVAL_TRACE);
+  p.trace = path;
+  p.warmup = 50; /* measure the third only */
+  SimResult sr;
+  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(!why, "%s", why);
+  ck_assert_uint_eq(sr.measured, 1);
+  /* alone on the engine: TTFT is one prefill step, then 63 decode steps of one sequence */
+  double prefill = step_time_prefill(&e, 1, 512);
+  ck_assert_close(sr.ttft[0], prefill, 1e-6);
+  ck_assert_close(sr.e2e[0] - sr.ttft[0], 63 * step_time_decode(&e, 1, 512 + 32), 0.02);
+  /* a bad trace is refused with its line */
+  ck_assert(g_file_set_contents(path, "0,512,64\n1,abc,64\n", -1, NULL));
+  g_autofree char *why2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(why2 && strstr(why2, "t.csv:2:1: expected arrival_s,input_tokens,output_tokens"), "%s", why2 ? why2 : "");
+  p.trace = NULL;
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Disaggregated: prefill and decode pools; TTFT includes the KV transfer; more decode engines
+ * serve more users at the same speed. */
+START_TEST(disaggregated_pools)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = { .sys = catalog_system(c, "gb200-nvl72"), .model = catalog_model(c, "deepseek-r1"), .prof = &prof,
+               .precision = PREC_FP4, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 4, .pp = 1, .ep = 4,
+               .dp_attention = TRUE };
+  Engine d = e;
+  d.gpus = 16, d.ep = 16;
+  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  p.mode = MODE_DISAGGREGATED;
+  p.users = 64;
+  p.decode.max_batch = 1024;
+  SimResult one, two;
+  g_autofree char *w1 = serving_simulate(&p, &e, 2, &d, 1, TRUE, &one);
+  ck_assert_msg(!w1, "%s", w1);
+  p.users = 128;
+  g_autofree char *w2 = serving_simulate(&p, &e, 4, &d, 2, TRUE, &two);
+  ck_assert_msg(!w2, "%s", w2);
+  ck_assert_close(two.out_tok_s, 2 * one.out_tok_s, 0.05);
+  ck_assert_close(two.tpot[0], one.tpot[0], 0.05);
+  ck_assert_close(one.gpus, 2 * 4 + 16, 1e-12);
+  profile_clear(&prof);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("des");
+  TCase *tc = tcase_create("des");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, event_order_is_deterministic);
+  tcase_add_test(tc, samplers);
+  tcase_add_test(tc, closed_loop_agrees_with_steady_state);
+  tcase_add_test(tc, poisson_open_loop);
+  tcase_add_test(tc, trace_replay);
+  tcase_add_test(tc, disaggregated_pools);
+  suite_add_tcase(s, tc);
+  return run_suite(s);
+}
