@@ -28,6 +28,7 @@ typedef struct {
   GArray *running;        /* int request indices, in admission order */
   gboolean busy;
   GArray *dec, *pre, *pre_tok; /* the step in flight: decoding requests, prefilling ones and their tokens */
+  int steps;              /* decode steps the event in flight stands for (1, or more: a run of steps) */
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -37,6 +38,8 @@ typedef struct {
   const ScenarioParams *p;
   Workload w;
   EventQueue q;
+  EventQueue external;    /* the arrivals, entries and KV transfers of Q again: how far a decode-only
+                           * engine may run ahead in one event (see start_step) */
   GArray *reqs;           /* Req */
   GPtrArray *engs;        /* Eng *: the first n_front take new requests (aggregated or prefill) */
   int n_front, rr;
@@ -52,6 +55,18 @@ typedef struct {
 } Sim;
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
+
+/* Events from outside the engines go into both queues; they leave both in the same order. */
+static void push_external(Sim *s, double t, int kind, int who)
+{
+  event_queue_push(&s->q, t, kind, who);
+  event_queue_push(&s->external, t, kind, who);
+}
+
+static double next_external(const Sim *s)
+{
+  return s->external.heap->len ? g_array_index(s->external.heap, Event, 0).time : INFINITY;
+}
 
 static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p, const EngineSpec *es, double ctx)
 {
@@ -138,16 +153,33 @@ static void start_step(Sim *s, Eng *g)
                   .prefill_tokens = tokens, .prefill_seqs = g->pre->len, .prefill_ctx = tokens ? span / tokens : 0 };
   StepTime t;
   step_time(g->e, &b, &t);
-  g->busy = TRUE;
-  s->steps++;
-  if (s->t_start >= 0 && s->now >= s->t_start) {
-    g->busy_activity += t.total * t.activity;
-    if (g->dec->len) {
-      g->batch_sum += g->dec->len;
-      g->decode_steps++;
+  g->steps = 1;
+  /* A decode-only engine whose batch cannot change before its next completion or the next request
+   * from outside runs those steps as one event, timed at their mean context. */
+  if (g->pre->len == 0 && (g_queue_is_empty(&g->waiting) || (int)g->running->len >= g->max_running)) {
+    int per_step = 1 + g->e->draft_tokens, left = G_MAXINT;
+    for (guint k = 0; k < g->dec->len; k++) {
+      const Req *r = req(s, g_array_index(g->dec, int, k));
+      left = MIN(left, r->osl - r->generated);
+    }
+    double room = (next_external(s) - s->now) / t.total;
+    int n = (int)MIN(MIN(left / per_step, room), 1 << 16);
+    if (n >= 2) {
+      b.decode_ctx += (n - 1) * engine_tokens_per_step(g->e) / 2;
+      step_time(g->e, &b, &t);
+      g->steps = n;
     }
   }
-  event_queue_push(&s->q, s->now + t.total, EV_STEP, g->id);
+  g->busy = TRUE;
+  s->steps += (guint64)g->steps;
+  if (s->t_start >= 0 && s->now >= s->t_start) {
+    g->busy_activity += g->steps * t.total * t.activity;
+    if (g->dec->len) {
+      g->batch_sum += (double)g->dec->len * g->steps;
+      g->decode_steps += (guint64)g->steps;
+    }
+  }
+  event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
 }
 
 static Eng *least_loaded(Sim *s, int from, int to)
@@ -189,7 +221,7 @@ static void new_request(Sim *s, int user, int isl, int osl)
   account(s);
   s->in_flight++;
   /* the stack's front end (HTTP, tokenizer) delays the request before an engine sees it */
-  event_queue_push(&s->q, s->now + s->front_end, EV_ENTER, i);
+  push_external(s, s->now + s->front_end, EV_ENTER, i);
 }
 
 static void enter(Sim *s, int i)
@@ -224,7 +256,7 @@ static void finish(Sim *s, Eng *g, int i)
   if (s->completed >= s->target)
     s->stop = TRUE;
   else if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED)
-    event_queue_push(&s->q, s->now + s->p->think_time, EV_ARRIVAL, r->user);
+    push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user);
 }
 
 /* Tokens a decode step yields for one sequence: 1, plus MTP drafts accepted in a row. */
@@ -242,7 +274,8 @@ static void step_done(Sim *s, Eng *g)
   for (guint k = 0; k < g->dec->len; k++) {
     int i = g_array_index(g->dec, int, k);
     Req *r = req(s, i);
-    r->generated = MIN(r->osl, r->generated + accepted(s, g->e));
+    for (int n = 0; n < g->steps; n++)
+      r->generated = MIN(r->osl, r->generated + accepted(s, g->e));
     if (r->generated >= r->osl)
       finish(s, g, i);
   }
@@ -254,7 +287,7 @@ static void step_done(Sim *s, Eng *g)
       continue;
     if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine */
       leave(g, i, r->reserved);
-      event_queue_push(&s->q, s->now + s->t_kv, EV_KV, i);
+      push_external(s, s->now + s->t_kv, EV_KV, i);
       continue;
     }
     r->first = s->now; /* the prompt's last chunk yields the first token */
@@ -297,7 +330,7 @@ static void arrival(Sim *s, int who)
     const TraceRow *next = s->w.trace && s->w.trace_next < s->w.trace->len
                              ? &g_array_index(s->w.trace, TraceRow, s->w.trace_next) : NULL;
     if (next)
-      event_queue_push(&s->q, next->arrival, EV_ARRIVAL, -1);
+      push_external(s, next->arrival, EV_ARRIVAL, -1);
     return;
   }
   int isl = workload_input(&s->w), osl = workload_output(&s->w);
@@ -307,7 +340,7 @@ static void arrival(Sim *s, int who)
   }
   new_request(s, -1, isl, osl); /* open loop: the next arrival follows its own clock */
   if (s->created < s->target)
-    event_queue_push(&s->q, s->now + workload_gap(&s->w), EV_ARRIVAL, -1);
+    push_external(s, s->now + workload_gap(&s->w), EV_ARRIVAL, -1);
 }
 
 static gint cmp_double(gconstpointer a, gconstpointer b)
@@ -401,6 +434,7 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   if (!workload_init(&s.w, p, &err))
     return g_strdup(err->message);
   event_queue_init(&s.q);
+  event_queue_init(&s.external);
   s.reqs = g_array_new(FALSE, FALSE, sizeof(Req));
   s.done_ids = g_array_new(FALSE, FALSE, sizeof(int));
   s.engs = g_ptr_array_new_with_free_func(eng_free);
@@ -420,7 +454,7 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   if (s.w.trace) {
     s.target = MIN(s.target, s.w.trace->len);
     if (s.w.trace->len)
-      event_queue_push(&s.q, g_array_index(s.w.trace, TraceRow, 0).arrival, EV_ARRIVAL, -1);
+      push_external(&s, g_array_index(s.w.trace, TraceRow, 0).arrival, EV_ARRIVAL, -1);
   } else if (p->arrival == ARRIVAL_CLOSED) {
     /* users start spread over one request's estimated duration: started together, fixed-length
      * requests would stay in lock-step forever, a transient no steady state has */
@@ -428,15 +462,19 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     double cycle = p->output.mean * step_time_decode(de, MAX(1.0, (double)p->users / (d ? dec : engines)),
                                                      p->input.mean + p->output.mean / 2);
     for (int u = 0; u < p->users; u++)
-      event_queue_push(&s.q, cycle * g_rand_double(s.w.rand), EV_ARRIVAL, u);
+      push_external(&s, cycle * g_rand_double(s.w.rand), EV_ARRIVAL, u);
   } else {
-    event_queue_push(&s.q, 0, EV_ARRIVAL, -1);
+    push_external(&s, 0, EV_ARRIVAL, -1);
   }
   Event ev;
   while (!s.stop && event_queue_pop(&s.q, &ev)) {
     if (p->duration > 0 && ev.time > p->duration)
       break;
     s.now = ev.time;
+    if (ev.kind != EV_STEP) {
+      Event twin;
+      event_queue_pop(&s.external, &twin);
+    }
     if (ev.kind == EV_ARRIVAL)
       arrival(&s, ev.who);
     else if (ev.kind == EV_ENTER)
@@ -449,6 +487,7 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   account(&s);
   measure(&s, out);
   event_queue_clear(&s.q);
+  event_queue_clear(&s.external);
   workload_clear(&s.w);
   g_array_unref(s.reqs);
   g_array_unref(s.done_ids);
