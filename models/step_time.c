@@ -190,34 +190,24 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
   out->activity = working > 0 ? MIN(out->busy / working, 1.0) : 0;
 }
 
-double step_time_decode(const Engine *e, double seqs, double ctx)
+static StepBatch decode_batch(double seqs, double ctx) { return (StepBatch){ .decode_seqs = seqs, .decode_ctx = ctx }; }
+
+static StepBatch prefill_batch(double seqs, double len)
 {
-  StepBatch b = { .decode_seqs = seqs, .decode_ctx = ctx };
-  StepTime t;
-  step_time(e, &b, &t);
-  return t.total;
+  return (StepBatch){ .prefill_tokens = seqs * len, .prefill_seqs = seqs, .prefill_ctx = len / 2 };
 }
 
-double step_time_prefill(const Engine *e, double seqs, double len)
+static StepTime timed(const Engine *e, StepBatch b)
 {
-  StepBatch b = { .prefill_tokens = seqs * len, .prefill_seqs = seqs, .prefill_ctx = len / 2 };
   StepTime t;
   step_time(e, &b, &t);
-  return t.total;
+  return t;
 }
 
-double step_activity_decode(const Engine *e, double seqs, double ctx)
-{
-  StepBatch b = { .decode_seqs = seqs, .decode_ctx = ctx };
-  StepTime t;
-  step_time(e, &b, &t);
-  return t.activity;
-}
-
+double step_time_decode(const Engine *e, double seqs, double ctx) { return timed(e, decode_batch(seqs, ctx)).total; }
+double step_time_prefill(const Engine *e, double seqs, double len) { return timed(e, prefill_batch(seqs, len)).total; }
+double step_activity_decode(const Engine *e, double seqs, double ctx) { return timed(e, decode_batch(seqs, ctx)).activity; }
 double step_activity_prefill(const Engine *e, double seqs, double len)
 {
-  StepBatch b = { .prefill_tokens = seqs * len, .prefill_seqs = seqs, .prefill_ctx = len / 2 };
-  StepTime t;
-  step_time(e, &b, &t);
-  return t.activity;
+  return timed(e, prefill_batch(seqs, len)).activity;
 }

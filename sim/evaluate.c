@@ -1,5 +1,7 @@
 /* evaluate.c — point -> result row (see evaluate.h). */
 #include "evaluate.h"
+
+#include <string.h>
 #include "power.h"
 #include "serving_sim.h"
 #include "precision.h"
@@ -35,14 +37,13 @@ char *point_family_label(const Point *pt)
 char *point_config_label(const Point *pt)
 {
   const ScenarioParams *p = &pt->p;
-  GString *s = g_string_new(NULL);
-  if (p->mode == MODE_AGGREGATED) {
-    engine_label(s, "agg ", &p->agg);
-  } else {
-    engine_label(s, "P ", &p->prefill);
-    engine_label(s, "D ", &p->decode);
-  }
-  g_string_append_printf(s, " %s %s", precision_names[p->precision], framework_names[p->framework]);
+  g_autofree char *family = point_family_label(pt);
+  GString *s = g_string_new(family);
+  /* the family ends with the precision (and " mtp"): the stack and load go between and after */
+  char *mtp = p->spec_method == SPEC_MTP ? strstr(s->str, " mtp") : NULL;
+  if (mtp)
+    g_string_truncate(s, (gsize)(mtp - s->str));
+  g_string_append_printf(s, " %s", framework_names[p->framework]);
   if (p->spec_method == SPEC_MTP)
     g_string_append_printf(s, " mtp%d", p->spec_tokens);
   if (p->arrival == ARRIVAL_CLOSED)
