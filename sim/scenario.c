@@ -487,6 +487,19 @@ void point_clear(Point *pt)
   llm_spec_clear(&pt->model);
 }
 
+/* An axis's values as YAML: the value, or "[a, b, c]" for a sweep. */
+static char *axis_text(const Scenario *s, const Axis *a)
+{
+  GString *t = g_string_new(a->values->len > 1 ? "[" : "");
+  for (guint i = 0; i < a->values->len; i++) {
+    g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(axis_value(s, a, i)));
+    g_string_append_printf(t, "%s%s", i ? ", " : "", q);
+  }
+  if (a->values->len > 1)
+    g_string_append_c(t, ']');
+  return g_string_free(t, FALSE);
+}
+
 typedef struct {
   const Scenario *s;
   const Point *first;
@@ -503,15 +516,7 @@ static char *resolved_text(const KtKey *key, gpointer user, gboolean *skip)
   if (strcmp(key->path, "serving.parallelism") == 0 && find_axis(r->s, "serving.parallelism"))
     return g_strdup("manual"); /* auto was expanded into the explicit lists written below */
   const Axis *a = find_axis(r->s, key->path);
-  if (!a || a->values->len < 2)
-    return NULL;
-  GString *list = g_string_new("[");
-  for (guint i = 0; i < a->values->len; i++) {
-    g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(axis_value(r->s, a, i)));
-    g_string_append_printf(list, "%s%s", i ? ", " : "", q);
-  }
-  g_string_append_c(list, ']');
-  return g_string_free(list, FALSE);
+  return a && a->values->len > 1 ? axis_text(r->s, a) : NULL;
 }
 
 static void emit_block(const Scenario *s, GString *out, const char *group, const char *id_path)
@@ -522,14 +527,8 @@ static void emit_block(const Scenario *s, GString *out, const char *group, const
     gboolean is_id = a->table == &scenario_table && strcmp(a->key->path, id_path) == 0;
     if (!is_id && g_strcmp0(a->group, group) != 0)
       continue;
-    g_string_append_printf(out, "  %s: ", is_id ? "id" : a->key->path);
-    if (a->values->len > 1)
-      g_string_append_c(out, '[');
-    for (guint j = 0; j < a->values->len; j++) {
-      g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(axis_value(s, a, j)));
-      g_string_append_printf(out, "%s%s", j ? ", " : "", q);
-    }
-    g_string_append(out, a->values->len > 1 ? "]\n" : "\n");
+    g_autofree char *v = axis_text(s, a);
+    g_string_append_printf(out, "  %s: %s\n", is_id ? "id" : a->key->path, v);
   }
 }
 
