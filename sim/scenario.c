@@ -502,7 +502,6 @@ static char *axis_text(const Scenario *s, const Axis *a)
 
 typedef struct {
   const Scenario *s;
-  const Point *first;
 } Resolve;
 
 /* A swept key is written as its list; the system and model blocks are written apart. */
@@ -544,7 +543,7 @@ char *scenario_resolved_yaml(const Scenario *s, const Catalog *catalog)
                          s->doc->path);
   emit_block(s, out, "system", "system.id");
   emit_block(s, out, "model", "model.id");
-  Resolve r = { s, &first };
+  Resolve r = { s };
   kt_emit_yaml(&scenario_table, &first.p, out, 0, resolved_text, &r);
   point_clear(&first);
   return g_string_free(out, FALSE);

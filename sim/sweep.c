@@ -67,7 +67,7 @@ static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile
   return line;
 }
 
-/* Evaluates TODO[first], TODO[first + step], ... and writes each row's CSV line to FD. */
+/* Evaluates the points todo[first], todo[first + step], ... and writes each row's CSV line to FD. */
 static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, guint first,
                      guint step, int fd)
 {
@@ -116,7 +116,7 @@ static gboolean journal_lines(Progress *p, GString *buf)
   return TRUE;
 }
 
-/* Forks JOBS workers over TODO and journals what they stream back. */
+/* Forks JOBS workers over the points in todo and journals what they stream back. */
 static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int jobs,
                             Progress *p, GError **error)
 {
