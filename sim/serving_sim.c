@@ -3,6 +3,7 @@
 #include "comm.h"
 #include "event_queue.h"
 #include "memory.h"
+#include "network.h"
 #include "step_time.h"
 #include "workload.h"
 
@@ -10,12 +11,13 @@
 #include <string.h>
 
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV };
+enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV, EV_NET };
 
 typedef struct {
   double arrival, first, done;
   int isl, osl, prefilled, generated, user;
   double reserved; /* KV tokens held on its current engine */
+  int target;      /* the decode engine its KV cache is moving to */
 } Req;
 
 typedef struct {
@@ -29,6 +31,7 @@ typedef struct {
   gboolean busy;
   GArray *dec, *pre, *pre_tok; /* the step in flight: decoding requests, prefilling ones and their tokens */
   int steps;              /* decode steps the event in flight stands for (1, or more: a run of steps) */
+  int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -43,7 +46,11 @@ typedef struct {
   GArray *reqs;           /* Req */
   GPtrArray *engs;        /* Eng *: the first n_front take new requests (aggregated or prefill) */
   int n_front, rr;
-  double t_kv, now;
+  double now;
+  Network net;            /* KV transfers between pools, max-min fair */
+  int net_version;        /* stamps EV_NET events; older stamps are stale */
+  gboolean same_domain;   /* both pools in one NVLink domain */
+  double kv_bytes_per_token, link_latency;
   double front_end;       /* s before a new request reaches an engine (the stack's request overhead) */
   guint created, completed, target;
   gboolean stop;
@@ -268,6 +275,43 @@ static int accepted(Sim *s, const Engine *e)
   return n;
 }
 
+/* The next end among the network's flows, as an event stamped with the network's version. */
+static void schedule_network(Sim *s)
+{
+  int f;
+  double t = network_next_end(&s->net, &f);
+  if (isfinite(t))
+    push_external(s, t, EV_NET, ++s->net_version);
+}
+
+/* A finished prompt's KV cache starts for the least-loaded decode engine: over NVLink when both
+ * pools share a domain, over the NICs otherwise, sharing links with the transfers in flight. */
+static void start_transfer(Sim *s, Eng *from, int i)
+{
+  Req *r = req(s, i);
+  Eng *to = least_loaded(s, s->n_front, (int)s->engs->len);
+  r->target = to->id;
+  int route[2] = { s->same_domain ? from->nvl_up : from->nic_up, s->same_domain ? to->nvl_down : to->nic_down };
+  network_advance(&s->net, s->now);
+  network_start(&s->net, route, 2, r->isl * s->kv_bytes_per_token, i);
+  schedule_network(s);
+}
+
+static void network_event(Sim *s, int version)
+{
+  if (version != s->net_version)
+    return; /* the rates changed after this event was scheduled */
+  network_advance(&s->net, s->now);
+  for (guint k = 0; k < s->net.flows->len; k++) {
+    Flow *f = &g_array_index(s->net.flows, Flow, k);
+    if (f->active && f->remaining <= 1e-6 * MAX(1.0, f->rate)) {
+      push_external(s, s->now + s->link_latency, EV_KV, f->tag);
+      network_end(&s->net, (int)k);
+    }
+  }
+  schedule_network(s);
+}
+
 static void step_done(Sim *s, Eng *g)
 {
   g->busy = FALSE;
@@ -287,7 +331,7 @@ static void step_done(Sim *s, Eng *g)
       continue;
     if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine */
       leave(g, i, r->reserved);
-      push_external(s, s->now + s->t_kv, EV_KV, i);
+      start_transfer(s, g, i);
       continue;
     }
     r->first = s->now; /* the prompt's last chunk yields the first token */
@@ -314,7 +358,7 @@ static void kv_arrived(Sim *s, int i)
       s->stop = TRUE;
     return;
   }
-  Eng *g = least_loaded(s, s->n_front, (int)s->engs->len);
+  Eng *g = s->engs->pdata[r->target];
   g_queue_push_tail(&g->waiting, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
@@ -445,11 +489,20 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     g_ptr_array_add(s.engs, eng_new(ROLE_DECODE, d, p, &p->decode, ctx));
   for (guint k = 0; k < s.engs->len; k++)
     ((Eng *)s.engs->pdata[k])->id = (int)k;
-  if (d) { /* a mean prompt's KV cache, over as many links as the smaller engine has GPUs */
+  network_init(&s.net);
+  if (d) { /* each engine's NVLink and NIC ports, one link each way, its GPUs' bandwidth together */
     CommLinks l;
     comm_links(e->sys, &e->prof->arch[e->sys->arch], 1.0, &l);
-    double bytes = memory_kv_bytes_per_token_layer(e->model, d->kv_precision) * e->model->layers * p->input.mean;
-    s.t_kv = bytes / (MIN(e->gpus, d->gpus) * (same_domain ? l.nvlink_bw : l.nic_bw)) + l.latency;
+    s.same_domain = same_domain;
+    s.link_latency = l.latency;
+    s.kv_bytes_per_token = memory_kv_bytes_per_token_layer(e->model, d->kv_precision) * e->model->layers;
+    for (guint k = 0; k < s.engs->len; k++) {
+      Eng *g = s.engs->pdata[k];
+      g->nvl_up = network_add_link(&s.net, g->e->gpus * l.nvlink_bw);
+      g->nvl_down = network_add_link(&s.net, g->e->gpus * l.nvlink_bw);
+      g->nic_up = network_add_link(&s.net, g->e->gpus * l.nic_bw);
+      g->nic_down = network_add_link(&s.net, g->e->gpus * l.nic_bw);
+    }
   }
   if (s.w.trace) {
     s.target = MIN(s.target, s.w.trace->len);
@@ -481,6 +534,8 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
       enter(&s, ev.who);
     else if (ev.kind == EV_STEP)
       step_done(&s, s.engs->pdata[ev.who]);
+    else if (ev.kind == EV_NET)
+      network_event(&s, ev.who);
     else
       kv_arrived(&s, ev.who);
   }
@@ -488,6 +543,7 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   measure(&s, out);
   event_queue_clear(&s.q);
   event_queue_clear(&s.external);
+  network_clear(&s.net);
   workload_clear(&s.w);
   g_array_unref(s.reqs);
   g_array_unref(s.done_ids);
