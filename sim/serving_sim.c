@@ -18,6 +18,7 @@ typedef struct {
   int isl, osl, prefilled, generated, user;
   double reserved; /* KV tokens held on its current engine */
   int target;      /* the decode engine its KV cache is moving to */
+  double entry_step, entry_ctx; /* the engine's step count and its context when it began decoding */
 } Req;
 
 typedef struct {
@@ -27,9 +28,16 @@ typedef struct {
   double kv_cap, kv_used; /* tokens */
   int max_running;
   GQueue waiting;         /* request indices (GINT_TO_POINTER) */
-  GArray *running;        /* int request indices, in admission order */
+  GArray *prefilling;     /* int request indices still feeding their prompts, in admission order */
+  /* Decoding requests are not visited step by step: the engine counts its steps, keeps the sum of
+   * their contexts, and knows from each one's admission at which step it finishes. */
+  int n_dec;
+  double ctx_sum;         /* tokens of context of the decoding requests together */
+  double step_count;      /* decode steps run so far */
+  double tps;             /* expected tokens per decode step per sequence (MTP: above 1) */
+  EventQueue done_at;     /* decoding requests keyed by the step count at which they finish */
   gboolean busy;
-  GArray *dec, *pre, *pre_tok; /* the step in flight: decoding requests, prefilling ones and their tokens */
+  GArray *pre, *pre_tok;  /* the step in flight: prefilling requests and their tokens */
   int steps;              /* decode steps the event in flight stands for (1, or more: a run of steps) */
   int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
@@ -85,9 +93,10 @@ static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p, const E
   /* KV room in tokens: the bytes left over the bytes one token of context takes on a GPU */
   g->kv_cap = MAX(m.kv_free, 0) / memory_kv_bytes_per_seq_gpu(e, 1) * engine_attn_dp(e);
   g->max_running = (int)MIN(es->max_batch, engine_batch_cap(e));
+  g->tps = engine_tokens_per_step(e);
   g_queue_init(&g->waiting);
-  g->running = g_array_new(FALSE, FALSE, sizeof(int));
-  g->dec = g_array_new(FALSE, FALSE, sizeof(int));
+  g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
+  event_queue_init(&g->done_at);
   g->pre = g_array_new(FALSE, FALSE, sizeof(int));
   g->pre_tok = g_array_new(FALSE, FALSE, sizeof(int));
   return g;
@@ -97,12 +106,14 @@ static void eng_free(gpointer p)
 {
   Eng *g = p;
   g_queue_clear(&g->waiting);
-  g_array_unref(g->running);
-  g_array_unref(g->dec);
+  g_array_unref(g->prefilling);
+  event_queue_clear(&g->done_at);
   g_array_unref(g->pre);
   g_array_unref(g->pre_tok);
   g_free(g);
 }
+
+static int running(const Eng *g) { return g->n_dec + (int)g->prefilling->len; }
 
 static void account(Sim *s)
 {
@@ -115,18 +126,47 @@ static void account(Sim *s)
 /* KV tokens a request must hold on an engine of this role. */
 static double need(const Eng *g, const Req *r) { return g->role == ROLE_PREFILL ? r->isl : r->isl + r->osl; }
 
+/* Tokens a decode step yields for one sequence: 1, plus MTP drafts accepted in a row. */
+static int accepted(Sim *s, const Engine *e)
+{
+  int n = 1;
+  for (int k = 0; k < e->draft_tokens && g_rand_double(s->w.rand) < e->acceptance; k++)
+    n++;
+  return n;
+}
+
+/* Request I (its first token out) starts decoding on G; the steps it needs are known now: its
+ * remaining tokens, or with MTP the steps the accepted drafts add up to. */
+static void start_decode(Sim *s, Eng *g, int i)
+{
+  Req *r = req(s, i);
+  int need_tokens = r->osl - r->generated;
+  double steps = need_tokens;
+  if (g->e->draft_tokens > 0)
+    for (int got = steps = 0; got < need_tokens; steps++)
+      got += accepted(s, g->e);
+  r->entry_step = g->step_count;
+  r->entry_ctx = r->isl + r->generated;
+  g->n_dec++;
+  g->ctx_sum += r->entry_ctx;
+  event_queue_push(&g->done_at, g->step_count + steps, 0, i);
+}
+
 static void try_admit(Sim *s, Eng *g)
 {
-  while (!g_queue_is_empty(&g->waiting) && (int)g->running->len < g->max_running) {
+  while (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running) {
     int i = GPOINTER_TO_INT(g_queue_peek_head(&g->waiting));
     Req *r = req(s, i);
     double n = need(g, r);
-    if (g->kv_used + n > g->kv_cap && g->running->len > 0)
+    if (g->kv_used + n > g->kv_cap && running(g) > 0)
       break; /* wait for room; an empty engine takes it anyway rather than stall forever */
     g_queue_pop_head(&g->waiting);
     r->reserved = n;
     g->kv_used += n;
-    g_array_append_val(g->running, i);
+    if (g->role == ROLE_DECODE)
+      start_decode(s, g, i);
+    else
+      g_array_append_val(g->prefilling, i);
   }
 }
 
@@ -134,45 +174,34 @@ static void start_step(Sim *s, Eng *g)
 {
   if (g->busy || s->stop)
     return;
-  g_array_set_size(g->dec, 0), g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
-  double budget = g->role == ROLE_DECODE ? 0 : s->p->agg.chunked_prefill > 0 ? s->p->agg.chunked_prefill : 1e18;
-  if (g->role == ROLE_PREFILL)
-    budget = s->p->prefill.chunked_prefill > 0 ? s->p->prefill.chunked_prefill : 1e18;
-  double ctx = 0, span = 0, tokens = 0;
-  for (guint k = 0; k < g->running->len; k++) {
-    int i = g_array_index(g->running, int, k);
-    Req *r = req(s, i);
-    if (r->prefilled >= r->isl) {
-      g_array_append_val(g->dec, i);
-      ctx += r->isl + r->generated;
-    } else if (budget > 0) {
-      int take = (int)MIN(r->isl - r->prefilled, budget);
-      budget -= take;
-      g_array_append_val(g->pre, i);
-      g_array_append_val(g->pre_tok, take);
-      tokens += take;
-      span += take * (r->prefilled + take / 2.0);
-    }
+  g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
+  const EngineSpec *es = g->role == ROLE_PREFILL ? &s->p->prefill : &s->p->agg;
+  double budget = es->chunked_prefill > 0 ? es->chunked_prefill : 1e18, span = 0, tokens = 0;
+  for (guint k = 0; k < g->prefilling->len && budget > 0; k++) {
+    int i = g_array_index(g->prefilling, int, k);
+    const Req *r = req(s, i);
+    int take = (int)MIN(r->isl - r->prefilled, budget);
+    budget -= take;
+    g_array_append_val(g->pre, i);
+    g_array_append_val(g->pre_tok, take);
+    tokens += take;
+    span += take * (r->prefilled + take / 2.0);
   }
-  if (g->dec->len == 0 && g->pre->len == 0)
+  if (g->n_dec == 0 && g->pre->len == 0)
     return;
-  StepBatch b = { .decode_seqs = g->dec->len, .decode_ctx = g->dec->len ? ctx / g->dec->len : 0,
+  StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->n_dec ? g->ctx_sum / g->n_dec : 0,
                   .prefill_tokens = tokens, .prefill_seqs = g->pre->len, .prefill_ctx = tokens ? span / tokens : 0 };
   StepTime t;
   step_time(g->e, &b, &t);
   g->steps = 1;
   /* A decode-only engine whose batch cannot change before its next completion or the next request
    * from outside runs those steps as one event, timed at their mean context. */
-  if (g->pre->len == 0 && (g_queue_is_empty(&g->waiting) || (int)g->running->len >= g->max_running)) {
-    int per_step = 1 + g->e->draft_tokens, left = G_MAXINT;
-    for (guint k = 0; k < g->dec->len; k++) {
-      const Req *r = req(s, g_array_index(g->dec, int, k));
-      left = MIN(left, r->osl - r->generated);
-    }
+  if (g->pre->len == 0 && (g_queue_is_empty(&g->waiting) || running(g) >= g->max_running)) {
+    double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
     double room = (next_external(s) - s->now) / t.total;
-    int n = (int)MIN(MIN(left / per_step, room), 1 << 16);
+    int n = (int)MIN(MIN(to_done, room), 1 << 16);
     if (n >= 2) {
-      b.decode_ctx += (n - 1) * engine_tokens_per_step(g->e) / 2;
+      b.decode_ctx += (n - 1) * g->tps / 2;
       step_time(g->e, &b, &t);
       g->steps = n;
     }
@@ -181,8 +210,8 @@ static void start_step(Sim *s, Eng *g)
   s->steps += (guint64)g->steps;
   if (s->t_start >= 0 && s->now >= s->t_start) {
     g->busy_activity += g->steps * t.total * t.activity;
-    if (g->dec->len) {
-      g->batch_sum += (double)g->dec->len * g->steps;
+    if (g->n_dec) {
+      g->batch_sum += (double)g->n_dec * g->steps;
       g->decode_steps += (guint64)g->steps;
     }
   }
@@ -195,7 +224,7 @@ static Eng *least_loaded(Sim *s, int from, int to)
   guint best_load = G_MAXUINT;
   for (int k = from; k < to; k++) {
     Eng *g = s->engs->pdata[k];
-    guint load = g->running->len + g_queue_get_length(&g->waiting);
+    guint load = (guint)running(g) + g_queue_get_length(&g->waiting);
     if (load < best_load)
       best = g, best_load = load;
   }
@@ -239,21 +268,20 @@ static void enter(Sim *s, int i)
   start_step(s, g);
 }
 
-static void leave(Eng *g, int i, double reserved)
+static void stop_prefilling(Eng *g, int i)
 {
-  for (guint k = 0; k < g->running->len; k++)
-    if (g_array_index(g->running, int, k) == i) {
-      g_array_remove_index(g->running, k);
+  for (guint k = 0; k < g->prefilling->len; k++)
+    if (g_array_index(g->prefilling, int, k) == i) {
+      g_array_remove_index(g->prefilling, k);
       break;
     }
-  g->kv_used -= reserved;
 }
 
-static void finish(Sim *s, Eng *g, int i)
+/* Request I is done: its latency counts, and in a closed loop its user sends the next one. */
+static void complete(Sim *s, int i)
 {
   Req *r = req(s, i);
   r->done = s->now;
-  leave(g, i, r->reserved);
   account(s);
   s->in_flight--;
   s->completed++;
@@ -266,13 +294,15 @@ static void finish(Sim *s, Eng *g, int i)
     push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user);
 }
 
-/* Tokens a decode step yields for one sequence: 1, plus MTP drafts accepted in a row. */
-static int accepted(Sim *s, const Engine *e)
+/* A decoding request leaves G at its last step. */
+static void finish_decode(Sim *s, Eng *g, int i)
 {
-  int n = 1;
-  for (int k = 0; k < e->draft_tokens && g_rand_double(s->w.rand) < e->acceptance; k++)
-    n++;
-  return n;
+  Req *r = req(s, i);
+  g->n_dec--;
+  g->ctx_sum -= r->entry_ctx + (g->step_count - r->entry_step) * g->tps;
+  g->kv_used -= r->reserved;
+  r->generated = r->osl;
+  complete(s, i);
 }
 
 /* The next end among the network's flows, as an event stamped with the network's version. */
@@ -315,29 +345,32 @@ static void network_event(Sim *s, int version)
 static void step_done(Sim *s, Eng *g)
 {
   g->busy = FALSE;
-  for (guint k = 0; k < g->dec->len; k++) {
-    int i = g_array_index(g->dec, int, k);
-    Req *r = req(s, i);
-    for (int n = 0; n < g->steps; n++)
-      r->generated = MIN(r->osl, r->generated + accepted(s, g->e));
-    if (r->generated >= r->osl)
-      finish(s, g, i);
-  }
+  g->step_count += g->steps;
+  g->ctx_sum += g->n_dec * g->tps * g->steps;
+  Event done;
+  while (g->done_at.heap->len && g_array_index(g->done_at.heap, Event, 0).time <= g->step_count &&
+         event_queue_pop(&g->done_at, &done))
+    finish_decode(s, g, done.who);
   for (guint k = 0; k < g->pre->len; k++) {
     int i = g_array_index(g->pre, int, k);
     Req *r = req(s, i);
     r->prefilled += g_array_index(g->pre_tok, int, k);
     if (r->prefilled < r->isl)
       continue;
+    stop_prefilling(g, i);
     if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine */
-      leave(g, i, r->reserved);
+      g->kv_used -= r->reserved;
       start_transfer(s, g, i);
       continue;
     }
     r->first = s->now; /* the prompt's last chunk yields the first token */
     r->generated = 1;
-    if (r->osl <= 1)
-      finish(s, g, i);
+    if (r->osl > 1) {
+      start_decode(s, g, i);
+    } else {
+      g->kv_used -= r->reserved;
+      complete(s, i);
+    }
   }
   try_admit(s, g);
   start_step(s, g);
@@ -349,13 +382,7 @@ static void kv_arrived(Sim *s, int i)
   r->first = s->now;
   r->generated = 1;
   if (r->osl <= 1) {
-    r->done = s->now;
-    account(s);
-    s->in_flight--;
-    s->completed++;
-    g_array_append_val(s->done_ids, i);
-    if (s->completed >= s->target)
-      s->stop = TRUE;
+    complete(s, i);
     return;
   }
   Eng *g = s->engs->pdata[r->target];
