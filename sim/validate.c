@@ -3,6 +3,8 @@
 #include "aif_error.h"
 #include "csv.h"
 #include "power.h"
+#include "scenario.h"
+#include "serving_sim.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -274,6 +276,68 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   out->predicted[MET_TTFT] = ss.ttft * 1e3;
   /* power: the GPUs at the load's activity; the measured system is its servers at the wall */
   double gpu_w = power_gpu(r->sys, ss.gpu_activity, 1);
+  PowerShare share;
+  power_share(r->sys, gpu_w, &share);
+  out->predicted[MET_GPU_POWER] = gpu_w;
+  out->predicted[MET_SERVER_POWER] = share.it * r->gpus;
+}
+
+/* The measured run as a closed-loop workload: InferenceX draws prompts in 80-100% of the nominal
+ * length (r->load.isl holds their mean, 0.9 of it); requests enough for the window to see each user
+ * several times. */
+static void des_params(const ValRow *r, ScenarioParams *p)
+{
+  memset(p, 0, sizeof *p);
+  kt_defaults(&scenario_table, p);
+  gboolean ix = strcmp(r->source_kind, "inferencex") == 0;
+  double nominal = ix ? r->load.isl / INFERENCEX_ISL_FRACTION : r->load.isl;
+  p->input = ix ? (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.isl, .min = 0.8 * nominal, .max = nominal }
+                : (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.isl, .min = 1, .max = r->load.isl };
+  p->output = (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.osl, .min = 1, .max = r->load.osl };
+  p->arrival = ARRIVAL_CLOSED;
+  p->users = (int)r->load.users;
+  p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
+  p->mode = r->disaggregated ? MODE_DISAGGREGATED : MODE_AGGREGATED;
+  p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = 1 << 20;
+  p->agg.chunked_prefill = (int)r->load.chunk;
+  p->prefill.chunked_prefill = (int)r->load.chunk;
+}
+
+void validate_predict_des(ValRow *r, const Profile *prof, Prediction *out)
+{
+  if (r->unsupported || r->search_tp || r->load.users <= 0) {
+    validate_predict(r, prof, out);
+    return;
+  }
+  *out = (Prediction){ .status = "unsupported" };
+  for (int m = 0; m < N_METRICS; m++)
+    out->predicted[m] = NAN;
+  use_profile(&r->decode, prof);
+  use_profile(&r->prefill, prof);
+  ScenarioParams p;
+  des_params(r, &p);
+  SimResult sr;
+  char *why = r->disaggregated
+                ? serving_simulate(&p, &r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &sr)
+                : serving_simulate(&p, &r->decode, r->dec_workers, NULL, 0, FALSE, &sr);
+  kt_clear(&scenario_table, &p);
+  if (r->disaggregated) {
+    g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
+    out->config = g_strdup_printf("%s / %s (des)", a, b);
+  } else {
+    g_autofree char *a = label(r, &r->decode, r->dec_workers, "");
+    out->config = g_strdup_printf("%s (des)", a);
+  }
+  if (why) {
+    out->status = "infeasible";
+    out->reason = why;
+    return;
+  }
+  out->status = "ok";
+  out->predicted[MET_OUT_TOK_S_PER_GPU] = sr.out_tok_s / sr.gpus;
+  out->predicted[MET_TOK_S_PER_USER] = 1 / sr.tpot[0];
+  out->predicted[MET_TTFT] = sr.ttft[0] * 1e3;
+  double gpu_w = power_gpu(r->sys, sr.gpu_activity, 1);
   PowerShare share;
   power_share(r->sys, gpu_w, &share);
   out->predicted[MET_GPU_POWER] = gpu_w;

@@ -39,8 +39,10 @@ typedef struct {
 /* Reads FILE into rows; a missing column or unreadable file is an input error. */
 GPtrArray *validate_read(const char *file, const Catalog *c, GError **error);
 void val_row_free(ValRow *r);
-/* Predicts ROW with PROF (the engines in ROW are re-pointed at PROF). */
+/* Predicts ROW with PROF (the engines in ROW are re-pointed at PROF), by the steady-state model. */
 void validate_predict(ValRow *row, const Profile *prof, Prediction *out);
+/* The same by event simulation for closed-loop (concurrency) rows; other rows by the steady state. */
+void validate_predict_des(ValRow *row, const Profile *prof, Prediction *out);
 void prediction_clear(Prediction *p);
 /* |predicted / measured - 1|, or NAN when either is missing. */
 double validate_ape(const ValRow *r, const Prediction *p, Metric m);
