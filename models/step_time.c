@@ -30,16 +30,17 @@ static void rates(const Engine *e, Rates *r)
   double k = e->prof->stack[e->stack].kernel_efficiency;
   Precision dp = engine_dense_precision(e);
   double clock = e->clock > 0 ? e->clock : 1.0; /* a power cap lowers the tensor-core clock */
-  k *= clock;
+  double sms = e->sm_share > 0 ? e->sm_share : 1.0, bw_share = e->bw_share > 0 ? e->bw_share : 1.0;
+  k *= clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */
   r->peak = system_peak_flops(e->sys, e->precision) * gemm_fraction(a, e->precision) * k;
   r->peak_dense = system_peak_flops(e->sys, dp) * gemm_fraction(a, dp) * k;
   r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
-  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / clock;
+  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   r->half_m = a->gemm_half_m;
   r->moe = a->moe_efficiency;
-  comm_links(e->sys, a, k / clock, &r->links);
+  comm_links(e->sys, a, k / (clock * sms), &r->links);
 }
 
 /* The longer of a kernel's compute and memory times; its power activity (tensor cores busy = 1,

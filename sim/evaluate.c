@@ -28,6 +28,8 @@ char *point_family_label(const Point *pt)
     engine_label(s, "P ", &p->prefill);
     engine_label(s, "D ", &p->decode);
   }
+  if (p->green_prefill_sms > 0)
+    g_string_append_printf(s, " gc%.0f%%", 100 * p->green_prefill_sms);
   g_string_append_printf(s, " %s", precision_names[p->precision]);
   if (p->spec_method == SPEC_MTP)
     g_string_append(s, " mtp");
@@ -173,7 +175,8 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->model = g_strdup(pt->model.id);
   row->config = point_config_label(pt);
   row->family = point_family_label(pt);
-  if (p->engine == SIM_DES || (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace))) {
+  if (p->engine == SIM_DES || p->green_prefill_sms > 0 ||
+      (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace))) {
     evaluate_des(pt, prof, row);
     return;
   }

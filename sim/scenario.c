@@ -79,6 +79,8 @@ static const KtKey keys[] = {
   ENGINE("serving.disaggregated.prefill", prefill, "the prefill pool", "1"),
   ENGINE("serving.disaggregated.decode", decode, "the decode pool", "1"),
   ENUM("serving.disaggregated.router", router, router_names, "least_loaded", "how requests pick a worker"),
+  GROUP("serving.green_context", "Green Contexts: prefill and decode as two streams on partitioned SMs"),
+  NUM("serving.green_context.prefill_sms", green_prefill_sms, DIM_FRACTION, "0", "SM share of the prefill stream on each GPU (0: off; e.g. 30%); event simulation, aggregated", 0),
   GROUP("serving.speculative", "speculative decoding"),
   ENUM("serving.speculative.method", spec_method, spec_names, "none", "none or mtp (multi-token prediction)"),
   INT("serving.speculative.draft_tokens", spec_tokens, "1", "tokens drafted per step", KT_POSITIVE),

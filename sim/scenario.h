@@ -60,6 +60,7 @@ typedef struct {
   int engine;           /* EngineKind */
   EngineSpec agg, prefill, decode;
   int router;
+  double green_prefill_sms; /* Green Contexts: SM share of the prefill stream (0: one stream) */
   int spec_method, spec_tokens;
   double spec_acceptance;
   char *profile;        /* calibration profile (absolute path), NULL = defaults */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV, EV_NET };
+enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV, EV_NET, EV_PSTEP };
 
 typedef struct {
   double arrival, first, done;
@@ -37,6 +37,8 @@ typedef struct {
   double tps;             /* expected tokens per decode step per sequence (MTP: above 1) */
   EventQueue done_at;     /* decoding requests keyed by the step count at which they finish */
   gboolean busy;
+  double green;           /* Green Contexts: SM share of a separate prefill stream (0: one stream) */
+  gboolean pbusy;         /* that prefill stream has a step in flight */
   GArray *pre, *pre_tok;  /* the step in flight: prefilling requests and their tokens */
   int steps;              /* decode steps the event in flight stands for (1, or more: a run of steps) */
   int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
@@ -94,6 +96,7 @@ static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p, const E
   g->kv_cap = MAX(m.kv_free, 0) / memory_kv_bytes_per_seq_gpu(e, 1) * engine_attn_dp(e);
   g->max_running = (int)MIN(es->max_batch, engine_batch_cap(e));
   g->tps = engine_tokens_per_step(e);
+  g->green = role == ROLE_AGG ? p->green_prefill_sms : 0;
   g_queue_init(&g->waiting);
   g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
   event_queue_init(&g->done_at);
@@ -170,10 +173,10 @@ static void try_admit(Sim *s, Eng *g)
   }
 }
 
-static void start_step(Sim *s, Eng *g)
+/* Fills the step's prompt chunks from the prefilling requests, in admission order, up to the
+ * chunked-prefill budget. */
+static void take_prefill(Sim *s, Eng *g, StepBatch *b)
 {
-  if (g->busy || s->stop)
-    return;
   g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
   const EngineSpec *es = g->role == ROLE_PREFILL ? &s->p->prefill : &s->p->agg;
   double budget = es->chunked_prefill > 0 ? es->chunked_prefill : 1e18, span = 0, tokens = 0;
@@ -187,34 +190,85 @@ static void start_step(Sim *s, Eng *g)
     tokens += take;
     span += take * (r->prefilled + take / 2.0);
   }
+  b->prefill_tokens = tokens, b->prefill_seqs = g->pre->len, b->prefill_ctx = tokens ? span / tokens : 0;
+}
+
+/* Times B on E. A decode-only batch that cannot change before its next completion or the next
+ * request from outside runs those steps as one event, timed at their mean context: the count is
+ * returned. */
+static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *t)
+{
+  step_time(e, b, t);
+  if (b->prefill_tokens > 0 || g->n_dec == 0 || (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running))
+    return 1;
+  double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
+  double room = (next_external(s) - s->now) / t->total;
+  int n = (int)MIN(MIN(to_done, room), 1 << 16);
+  if (n < 2)
+    return 1;
+  b->decode_ctx += (n - 1) * g->tps / 2;
+  step_time(e, b, t);
+  return n;
+}
+
+static void account_step(Sim *s, Eng *g, const StepTime *t, int steps, int n_dec, double sm_share)
+{
+  s->steps += (guint64)steps;
+  if (s->t_start < 0 || s->now < s->t_start)
+    return;
+  g->busy_activity += steps * t->total * t->activity * sm_share;
+  if (n_dec) {
+    g->batch_sum += (double)n_dec * steps;
+    g->decode_steps += (guint64)steps;
+  }
+}
+
+/* Green Contexts: prompts on their own SMs, decode on the rest, both streams sharing HBM. */
+static void start_streams(Sim *s, Eng *g)
+{
+  if (!g->pbusy && g->prefilling->len) {
+    StepBatch b = { 0 };
+    take_prefill(s, g, &b);
+    Engine pe = *g->e;
+    pe.sm_share = g->green;
+    pe.bw_share = g->n_dec ? g->green : 1;
+    StepTime t;
+    step_time(&pe, &b, &t);
+    g->pbusy = TRUE;
+    account_step(s, g, &t, 1, 0, g->green);
+    push_external(s, s->now + t.total, EV_PSTEP, g->id); /* it may end a decode run: see timed_steps */
+  }
+  if (!g->busy && g->n_dec) {
+    StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->ctx_sum / g->n_dec };
+    Engine de = *g->e;
+    de.sm_share = 1 - g->green;
+    de.bw_share = g->pbusy ? 1 - g->green : 1;
+    StepTime t;
+    g->steps = timed_steps(s, g, &de, &b, &t);
+    g->busy = TRUE;
+    account_step(s, g, &t, g->steps, g->n_dec, 1 - g->green);
+    event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
+  }
+}
+
+static void start_step(Sim *s, Eng *g)
+{
+  if (s->stop)
+    return;
+  if (g->green > 0) {
+    start_streams(s, g);
+    return;
+  }
+  if (g->busy)
+    return;
+  StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->n_dec ? g->ctx_sum / g->n_dec : 0 };
+  take_prefill(s, g, &b);
   if (g->n_dec == 0 && g->pre->len == 0)
     return;
-  StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->n_dec ? g->ctx_sum / g->n_dec : 0,
-                  .prefill_tokens = tokens, .prefill_seqs = g->pre->len, .prefill_ctx = tokens ? span / tokens : 0 };
   StepTime t;
-  step_time(g->e, &b, &t);
-  g->steps = 1;
-  /* A decode-only engine whose batch cannot change before its next completion or the next request
-   * from outside runs those steps as one event, timed at their mean context. */
-  if (g->pre->len == 0 && (g_queue_is_empty(&g->waiting) || running(g) >= g->max_running)) {
-    double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
-    double room = (next_external(s) - s->now) / t.total;
-    int n = (int)MIN(MIN(to_done, room), 1 << 16);
-    if (n >= 2) {
-      b.decode_ctx += (n - 1) * g->tps / 2;
-      step_time(g->e, &b, &t);
-      g->steps = n;
-    }
-  }
+  g->steps = timed_steps(s, g, g->e, &b, &t);
   g->busy = TRUE;
-  s->steps += (guint64)g->steps;
-  if (s->t_start >= 0 && s->now >= s->t_start) {
-    g->busy_activity += g->steps * t.total * t.activity;
-    if (g->n_dec) {
-      g->batch_sum += (double)g->n_dec * g->steps;
-      g->decode_steps += (guint64)g->steps;
-    }
-  }
+  account_step(s, g, &t, g->steps, g->n_dec, 1);
   event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
 }
 
@@ -342,15 +396,21 @@ static void network_event(Sim *s, int version)
   schedule_network(s);
 }
 
-static void step_done(Sim *s, Eng *g)
+/* The decode steps just run: the step count moves on and the requests due finish. */
+static void decode_done(Sim *s, Eng *g)
 {
-  g->busy = FALSE;
   g->step_count += g->steps;
   g->ctx_sum += g->n_dec * g->tps * g->steps;
   Event done;
   while (g->done_at.heap->len && g_array_index(g->done_at.heap, Event, 0).time <= g->step_count &&
          event_queue_pop(&g->done_at, &done))
     finish_decode(s, g, done.who);
+}
+
+/* The prompt chunks just run: finished prompts yield their first token and start decoding, or
+ * leave for a decode engine. */
+static void prefill_done(Sim *s, Eng *g)
+{
   for (guint k = 0; k < g->pre->len; k++) {
     int i = g_array_index(g->pre, int, k);
     Req *r = req(s, i);
@@ -371,6 +431,20 @@ static void step_done(Sim *s, Eng *g)
       g->kv_used -= r->reserved;
       complete(s, i);
     }
+  }
+  g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
+}
+
+static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
+{
+  if (prefill_stream) {
+    g->pbusy = FALSE;
+    prefill_done(s, g);
+  } else {
+    g->busy = FALSE;
+    decode_done(s, g);
+    if (g->green == 0)
+      prefill_done(s, g);
   }
   try_admit(s, g);
   start_step(s, g);
@@ -559,8 +633,8 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
       arrival(&s, ev.who);
     else if (ev.kind == EV_ENTER)
       enter(&s, ev.who);
-    else if (ev.kind == EV_STEP)
-      step_done(&s, s.engs->pdata[ev.who]);
+    else if (ev.kind == EV_STEP || ev.kind == EV_PSTEP)
+      step_done(&s, s.engs->pdata[ev.who], ev.kind == EV_PSTEP);
     else if (ev.kind == EV_NET)
       network_event(&s, ev.who);
     else

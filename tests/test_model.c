@@ -197,6 +197,10 @@ START_TEST(prefill_compute_bound)
   double head = MAX(2.0 * 8 * 128256 * 4096 / (2250e12 * 8 / (8 + 64.0)), 128256.0 * 4096 * 2 / 8e12);
   ck_assert_close(step_time_prefill(&e, 8, 4096), gemm + attn + head, 1e-9);
   ck_assert_close(gemm + attn + head, 219.8e-3, 2e-3);
+  /* a Green Context of half the SMs halves the compute rate: GEMMs and attention take twice as
+   * long, the weight-read-bound LM head (HBM bandwidth kept) does not */
+  e.sm_share = 0.5;
+  ck_assert_close(step_time_prefill(&e, 8, 4096), 2 * (gemm + attn) + head, 1e-9);
   profile_clear(&prof);
 }
 END_TEST
