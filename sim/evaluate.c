@@ -1,6 +1,7 @@
 /* evaluate.c — point -> result row (see evaluate.h). */
 #include "evaluate.h"
 
+#include <math.h>
 #include <string.h>
 #include "power.h"
 #include "serving_sim.h"
@@ -165,6 +166,7 @@ static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
   row->tpot_p50_ms = sr.tpot[0] * 1e3, row->tpot_p90_ms = sr.tpot[1] * 1e3, row->tpot_p99_ms = sr.tpot[2] * 1e3;
   row->e2e_p50_ms = sr.e2e[0] * 1e3, row->e2e_p99_ms = sr.e2e[2] * 1e3;
   row->goodput_req_s = sr.goodput;
+  row->planner_moves = p->planner ? sr.moves : NAN;
   evaluate_factory(pt, sr.gpu_activity, row->out_tok_s_per_gpu, clock, row);
 }
 

@@ -32,6 +32,7 @@ const ResultColumn result_columns[] = {
   { "e2e_p50_ms", RC_NUM, O(e2e_p50_ms), "median end-to-end latency, ms (des)" },
   { "e2e_p99_ms", RC_NUM, O(e2e_p99_ms), "99th percentile end-to-end latency, ms (des)" },
   { "goodput_req_s", RC_NUM, O(goodput_req_s), "requests/s meeting the plan's TTFT and tok/s-per-user SLO (des)" },
+  { "planner_moves", RC_NUM, O(planner_moves), "engines the planner moved between the prefill and decode pools (des)" },
   { "step_ms", RC_NUM, O(step_ms), "time of one decode step, ms" },
   { "weights_gb_per_gpu", RC_NUM, O(weights_gb_per_gpu), "weights held by one GPU, GB (1e9 B)" },
   { "kv_gb_per_gpu", RC_NUM, O(kv_gb_per_gpu), "HBM left for the KV cache per GPU, GB" },

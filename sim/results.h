@@ -23,6 +23,7 @@ typedef struct {
   double ttft_p50_ms, tpot_p50_ms;
   double ttft_p90_ms, ttft_p99_ms, tpot_p90_ms, tpot_p99_ms, e2e_p50_ms, e2e_p99_ms;
   double goodput_req_s;       /* requests/s meeting the plan's SLO (des) */
+  double planner_moves;       /* engines the planner moved between pools (des) */
   double step_ms;             /* one decode step */
   double weights_gb_per_gpu;  /* weight bytes per GPU, GB */
   double kv_gb_per_gpu;       /* KV-cache room per GPU, GB */

@@ -54,12 +54,15 @@ typedef struct {
   double think_time;    /* s, closed loop */
   int requests;
   double duration, warmup; /* s */
+  double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
   /* serving */
   int framework, precision, kv_precision, mode;
   int parallelism;      /* 0 manual, 1 auto (expanded at load into the aggregated keys' lists) */
   int engine;           /* EngineKind */
   EngineSpec agg, prefill, decode;
   int router;
+  gboolean planner;     /* move engines between the prefill and decode pools as the load shifts */
+  double plan_interval, plan_reconfigure, plan_threshold;
   double green_prefill_sms; /* Green Contexts: SM share of the prefill stream (0: one stream) */
   int spec_method, spec_tokens;
   double spec_acceptance;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV, EV_NET, EV_PSTEP };
+enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV, EV_NET, EV_PSTEP, EV_PLAN, EV_RECONF };
 
 typedef struct {
   double arrival, first, done;
@@ -42,6 +42,8 @@ typedef struct {
   GArray *pre, *pre_tok;  /* the step in flight: prefilling requests and their tokens */
   int steps;              /* decode steps the event in flight stands for (1, or more: a run of steps) */
   int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
+  gboolean draining;      /* the planner is moving it to the other pool: it takes no new work */
+  gboolean reconfiguring; /* drained, out of service until it changes pool */
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -54,8 +56,12 @@ typedef struct {
   EventQueue external;    /* the arrivals, entries and KV transfers of Q again: how far a decode-only
                            * engine may run ahead in one event (see start_step) */
   GArray *reqs;           /* Req */
-  GPtrArray *engs;        /* Eng *: the first n_front take new requests (aggregated or prefill) */
-  int n_front, rr;
+  GPtrArray *engs;        /* Eng *: aggregated, or prefill then decode engines (the planner moves them) */
+  int rr;
+  const Engine *pre_e, *dec_e; /* what a prefill and a decode engine are (disaggregated) */
+  double plan_ctx;        /* the context memory is planned for */
+  gboolean moving;        /* one engine at a time changes pool */
+  guint moves;
   double now;
   Network net;            /* KV transfers between pools, max-min fair */
   int net_version;        /* stamps EV_NET events; older stamps are stale */
@@ -85,9 +91,11 @@ static double next_external(const Sim *s)
   return s->external.heap->len ? g_array_index(s->external.heap, Event, 0).time : INFINITY;
 }
 
-static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p, const EngineSpec *es, double ctx)
+/* Sets what G is: its role, its engine, its KV room and batch cap. */
+static void eng_configure(Eng *g, Role role, const Engine *e, const ScenarioParams *p)
 {
-  Eng *g = g_new0(Eng, 1);
+  double ctx = p->input.mean + (role == ROLE_PREFILL ? 0 : p->output.mean);
+  const EngineSpec *es = role == ROLE_AGG ? &p->agg : role == ROLE_PREFILL ? &p->prefill : &p->decode;
   g->role = role;
   g->e = e;
   MemoryPlan m;
@@ -97,6 +105,12 @@ static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p, const E
   g->max_running = (int)MIN(es->max_batch, engine_batch_cap(e));
   g->tps = engine_tokens_per_step(e);
   g->green = role == ROLE_AGG ? p->green_prefill_sms : 0;
+}
+
+static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p)
+{
+  Eng *g = g_new0(Eng, 1);
+  eng_configure(g, role, e, p);
   g_queue_init(&g->waiting);
   g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
   event_queue_init(&g->done_at);
@@ -272,14 +286,15 @@ static void start_step(Sim *s, Eng *g)
   event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
 }
 
-static Eng *least_loaded(Sim *s, int from, int to)
+/* The engine of ROLE in service with the least work, or NULL. */
+static Eng *least_loaded(Sim *s, Role role)
 {
   Eng *best = NULL;
   guint best_load = G_MAXUINT;
-  for (int k = from; k < to; k++) {
+  for (guint k = 0; k < s->engs->len; k++) {
     Eng *g = s->engs->pdata[k];
     guint load = (guint)running(g) + g_queue_get_length(&g->waiting);
-    if (load < best_load)
+    if (g->role == role && !g->draining && !g->reconfiguring && load < best_load)
       best = g, best_load = load;
   }
   return best;
@@ -288,18 +303,23 @@ static Eng *least_loaded(Sim *s, int from, int to)
 /* The engine a new request goes to, by the scenario's router. */
 static Eng *route(Sim *s)
 {
-  if (s->p->router == ROUTER_ROUND_ROBIN)
-    return s->engs->pdata[s->rr++ % s->n_front];
-  if (s->p->router == ROUTER_KV_AWARE) { /* the most free KV cache */
-    Eng *best = s->engs->pdata[0];
-    for (int k = 1; k < s->n_front; k++) {
-      Eng *g = s->engs->pdata[k];
-      if (g->kv_cap - g->kv_used > best->kv_cap - best->kv_used)
-        best = g;
+  Role front = s->dec_e ? ROLE_PREFILL : ROLE_AGG;
+  if (s->p->router == ROUTER_LEAST_LOADED)
+    return least_loaded(s, front);
+  Eng *best = NULL;
+  guint n = s->engs->len;
+  for (guint k = 0; k < n; k++) {
+    Eng *g = s->engs->pdata[(s->rr + k) % n];
+    if (g->role != front || g->draining || g->reconfiguring)
+      continue;
+    if (s->p->router == ROUTER_ROUND_ROBIN) { /* the next one in turn */
+      s->rr = (s->rr + k + 1) % n;
+      return g;
     }
-    return best;
+    if (!best || g->kv_cap - g->kv_used > best->kv_cap - best->kv_used) /* KV-aware: most free */
+      best = g;
   }
-  return least_loaded(s, 0, s->n_front);
+  return best;
 }
 
 static void new_request(Sim *s, int user, int isl, int osl)
@@ -373,7 +393,7 @@ static void schedule_network(Sim *s)
 static void start_transfer(Sim *s, Eng *from, int i)
 {
   Req *r = req(s, i);
-  Eng *to = least_loaded(s, s->n_front, (int)s->engs->len);
+  Eng *to = least_loaded(s, ROLE_DECODE);
   r->target = to->id;
   int route[2] = { s->same_domain ? from->nvl_up : from->nic_up, s->same_domain ? to->nvl_down : to->nic_down };
   network_advance(&s->net, s->now);
@@ -394,6 +414,16 @@ static void network_event(Sim *s, int version)
     }
   }
   schedule_network(s);
+}
+
+/* A draining engine with nothing left leaves service to change pool. */
+static void check_drained(Sim *s, Eng *g)
+{
+  if (g->draining && !g->reconfiguring && running(g) == 0 && !g->busy && !g->pbusy &&
+      g_queue_is_empty(&g->waiting)) {
+    g->reconfiguring = TRUE;
+    push_external(s, s->now + s->p->plan_reconfigure, EV_RECONF, g->id);
+  }
 }
 
 /* The decode steps just run: the step count moves on and the requests due finish. */
@@ -448,6 +478,7 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
   }
   try_admit(s, g);
   start_step(s, g);
+  check_drained(s, g);
 }
 
 static void kv_arrived(Sim *s, int i)
@@ -465,6 +496,58 @@ static void kv_arrived(Sim *s, int i)
   start_step(s, g);
 }
 
+static void reconfigured(Sim *s, Eng *g)
+{
+  Role to = g->role == ROLE_PREFILL ? ROLE_DECODE : ROLE_PREFILL;
+  eng_configure(g, to, to == ROLE_PREFILL ? s->pre_e : s->dec_e, s->p);
+  g->draining = g->reconfiguring = FALSE;
+  s->moving = FALSE;
+  s->moves++;
+}
+
+/* Requests queued per engine in service of ROLE, and the engines. */
+static double queued(Sim *s, Role role, int *engines)
+{
+  guint q = 0;
+  *engines = 0;
+  for (guint k = 0; k < s->engs->len; k++) {
+    Eng *g = s->engs->pdata[k];
+    if (g->role != role || g->draining || g->reconfiguring)
+      continue;
+    (*engines)++;
+    q += g_queue_get_length(&g->waiting) + (role == ROLE_PREFILL ? g->prefilling->len : 0);
+  }
+  return *engines ? (double)q / *engines : 0;
+}
+
+/* The planner (Dynamo-style): when one pool's queue passes the threshold while the other's is
+ * short, the other pool's least busy engine drains and moves, out of service meanwhile. */
+static void plan(Sim *s)
+{
+  if (!s->moving) {
+    int np, nd;
+    double qp = queued(s, ROLE_PREFILL, &np), qd = queued(s, ROLE_DECODE, &nd);
+    Role from = qp > s->p->plan_threshold && qd < 1 && nd > 1   ? ROLE_DECODE
+                : qd > s->p->plan_threshold && qp < 1 && np > 1 ? ROLE_PREFILL
+                                                                : ROLE_AGG;
+    Eng *g = from == ROLE_AGG ? NULL : least_loaded(s, from);
+    if (g) {
+      g->draining = TRUE;
+      s->moving = TRUE;
+      while (!g_queue_is_empty(&g->waiting)) { /* its queue goes to the engines that stay */
+        int i = GPOINTER_TO_INT(g_queue_pop_head(&g->waiting));
+        Eng *other = least_loaded(s, from);
+        g_queue_push_tail(&other->waiting, GINT_TO_POINTER(i));
+        try_admit(s, other);
+        start_step(s, other);
+      }
+      check_drained(s, g);
+    }
+  }
+  if (!s->stop)
+    push_external(s, s->now + s->p->plan_interval, EV_PLAN, 0);
+}
+
 static void arrival(Sim *s, int who)
 {
   const ScenarioParams *p = s->p;
@@ -478,6 +561,7 @@ static void arrival(Sim *s, int who)
       push_external(s, next->arrival, EV_ARRIVAL, -1);
     return;
   }
+  s->w.now = s->now;
   int isl = workload_input(&s->w), osl = workload_output(&s->w);
   if (p->arrival == ARRIVAL_CLOSED) {
     new_request(s, who, isl, osl);
@@ -555,6 +639,7 @@ static void measure(Sim *s, SimResult *out)
   out->gpu_activity = out->window > 0 ? MIN(act / (out->window * gpus), 1) : NAN;
   out->mean_batch = steps ? batch / steps : NAN;
   out->steps = s->steps;
+  out->moves = s->moves;
 }
 
 static char *check(const Engine *e, double ctx)
@@ -562,6 +647,13 @@ static char *check(const Engine *e, double ctx)
   MemoryPlan m;
   char *why = engine_check(e);
   return why ? why : memory_plan(e, ctx, &m);
+}
+
+/* Whether an engine of either kind could also serve as the other (memory allowing). */
+static gboolean check_both(const Engine *e, const Engine *d, double ctx)
+{
+  g_autofree char *a = check(e, ctx), *b = check(d, ctx);
+  return !a && !b;
 }
 
 char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
@@ -572,6 +664,9 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   char *why = check(e, d ? p->input.mean : ctx);
   if (!why && d)
     why = check(d, ctx);
+  if (!why && d && p->planner && (e->gpus != d->gpus || !check_both(e, d, ctx)))
+    why = g_strdup("the planner moves engines between the pools: prefill and decode engines need the same "
+                   "GPUs, each able to hold either role");
   if (why)
     return why;
   Sim s = { .p = p, .t_start = p->warmup > 0 ? p->warmup : -1, .target = (guint)p->requests, .front_end = e->prof->stack[e->stack].request_overhead };
@@ -584,10 +679,10 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   s.done_ids = g_array_new(FALSE, FALSE, sizeof(int));
   s.engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
-    g_ptr_array_add(s.engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p, d ? &p->prefill : &p->agg, d ? p->input.mean : ctx));
-  s.n_front = engines;
+    g_ptr_array_add(s.engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p));
+  s.pre_e = d ? e : NULL, s.dec_e = d;
   for (int k = 0; d && k < dec; k++)
-    g_ptr_array_add(s.engs, eng_new(ROLE_DECODE, d, p, &p->decode, ctx));
+    g_ptr_array_add(s.engs, eng_new(ROLE_DECODE, d, p));
   for (guint k = 0; k < s.engs->len; k++)
     ((Eng *)s.engs->pdata[k])->id = (int)k;
   network_init(&s.net);
@@ -620,6 +715,8 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   } else {
     push_external(&s, 0, EV_ARRIVAL, -1);
   }
+  if (p->planner && d)
+    push_external(&s, p->plan_interval, EV_PLAN, 0);
   Event ev;
   while (!s.stop && event_queue_pop(&s.q, &ev)) {
     if (p->duration > 0 && ev.time > p->duration)
@@ -637,6 +734,10 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
       step_done(&s, s.engs->pdata[ev.who], ev.kind == EV_PSTEP);
     else if (ev.kind == EV_NET)
       network_event(&s, ev.who);
+    else if (ev.kind == EV_PLAN)
+      plan(&s);
+    else if (ev.kind == EV_RECONF)
+      reconfigured(&s, s.engs->pdata[ev.who]);
     else
       kv_arrived(&s, ev.who);
   }

@@ -26,6 +26,7 @@ typedef struct {
   double goodput;         /* requests/s meeting the SLO (plan keys), when it has one */
   double gpus;
   guint64 steps;          /* engine steps simulated */
+  guint moves;            /* engines the planner moved between pools */
 } SimResult;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not

@@ -88,8 +88,19 @@ static int draw(Workload *w, const LengthSpec *l)
   return (int)CLAMP(round(v), MAX(1, l->min), MAX(l->max, 1));
 }
 
-int workload_input(Workload *w) { return draw(w, &w->p->input); }
-int workload_output(Workload *w) { return draw(w, &w->p->output); }
+/* The length spec in force: after workload.shift.at, its mean moves (min and max follow). */
+static int draw_shifted(Workload *w, const LengthSpec *l, double shifted)
+{
+  if (w->p->shift_at <= 0 || w->now < w->p->shift_at || shifted <= 0)
+    return draw(w, l);
+  LengthSpec m = *l;
+  double k = shifted / l->mean;
+  m.mean = shifted, m.stddev *= k, m.min = MAX(1, l->min * k), m.max = MAX(m.min, l->max * k);
+  return draw(w, &m);
+}
+
+int workload_input(Workload *w) { return draw_shifted(w, &w->p->input, w->p->shift_input); }
+int workload_output(Workload *w) { return draw_shifted(w, &w->p->output, w->p->shift_output); }
 
 double workload_gap(Workload *w)
 {

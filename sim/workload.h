@@ -17,6 +17,7 @@ typedef struct {
   GRand *rand;
   GArray *trace; /* TraceRow, when arrival is trace */
   guint trace_next;
+  double now;    /* the simulation's clock, for workload.shift */
 } Workload;
 
 /* Reads the trace if the scenario has one (errors: AIF_ERROR_INPUT with file:line:col). */

@@ -221,6 +221,43 @@ START_TEST(green_contexts)
 }
 END_TEST
 
+/* The planner: chat, then long prompts at t = 300 s. Fixed pools drown in prompts; the planner
+ * moves decode engines to prefill, so TTFT stays short and more tokens come out. */
+START_TEST(planner_rebalances)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = { .sys = catalog_system(c, "gb200-nvl72"), .model = catalog_model(c, "deepseek-r1"), .prof = &prof,
+               .precision = PREC_FP4, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 4, .pp = 1, .ep = 4,
+               .dp_attention = TRUE };
+  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  p.mode = MODE_DISAGGREGATED;
+  p.rate = 8;
+  p.requests = 6000;
+  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 1024, .min = 820, .max = 1228 };
+  p.output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 2048, .min = 1640, .max = 2456 };
+  p.shift_at = 300, p.shift_input = 16384, p.shift_output = 256;
+  p.prefill.chunked_prefill = 16384;
+  p.decode.max_batch = 4096;
+  SimResult fixed, planned;
+  g_autofree char *w1 = serving_simulate(&p, &e, 2, &e, 6, TRUE, &fixed);
+  p.planner = TRUE;
+  g_autofree char *w2 = serving_simulate(&p, &e, 2, &e, 6, TRUE, &planned);
+  ck_assert_msg(!w1 && !w2, "%s %s", w1 ? w1 : "", w2 ? w2 : "");
+  ck_assert_uint_eq(fixed.moves, 0);
+  ck_assert_uint_ge(planned.moves, 1);
+  ck_assert_msg(planned.ttft[0] < fixed.ttft[0] / 10, "TTFT p50 %.1f s planned, %.1f s fixed", planned.ttft[0], fixed.ttft[0]);
+  ck_assert_msg(planned.out_tok_s > fixed.out_tok_s, "%.0f tok/s planned, %.0f fixed", planned.out_tok_s, fixed.out_tok_s);
+  /* pools of different engines cannot trade them */
+  Engine big = e;
+  big.gpus = 8, big.ep = 8;
+  g_autofree char *w3 = serving_simulate(&p, &e, 2, &big, 3, TRUE, &planned);
+  ck_assert_msg(w3 && strstr(w3, "the planner moves engines between the pools"), "%s", w3 ? w3 : "");
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -233,6 +270,7 @@ int main(void)
   tcase_add_test(tc, trace_replay);
   tcase_add_test(tc, disaggregated_pools);
   tcase_add_test(tc, green_contexts);
+  tcase_add_test(tc, planner_rebalances);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
