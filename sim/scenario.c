@@ -108,6 +108,7 @@ static const KtKey keys[] = {
   ENUM("factory.fabric.kind", fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
   INT("factory.fabric.tiers", fabric_tiers, "0", "switch tiers (0 = the fewest that serve the GPUs)", KT_NONNEG),
   INT("factory.fabric.switch_radix", switch_radix, "64", "ports per switch", KT_POSITIVE),
+  NUM("factory.fabric.oversubscription", oversubscription, DIM_NONE, "1", "leaf-to-spine oversubscription: cross-rack KV transfers share the NICs' bandwidth over it (event simulation)", KT_POSITIVE),
   ENUM("factory.fabric.optics", optics, optics_names, "pluggable", "pluggable transceivers or co-packaged optics"),
   BOOL("factory.fabric.copper_first_tier", copper_first_tier, "false", "GPU-to-leaf links in copper (no optics)"),
   NUM("factory.fabric.transceiver_power", transceiver_power, DIM_POWER, "30 W", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),

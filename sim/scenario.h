@@ -72,6 +72,7 @@ typedef struct {
   double pue;           /* 0 = the system's default */
   int fabric_tiers;     /* 0 = sized from the GPU count */
   int optics, fabric_kind, switch_radix;
+  double oversubscription; /* scale-out fabric: traffic it can carry between racks is the NICs' over this */
   double energy_price;  /* USD/J */
   double amortisation;  /* s */
   int factory_gpus;     /* 0 = as many as the budget allows */

@@ -66,6 +66,7 @@ typedef struct {
   Network net;            /* KV transfers between pools, max-min fair */
   int net_version;        /* stamps EV_NET events; older stamps are stale */
   gboolean same_domain;   /* both pools in one NVLink domain */
+  int fabric;             /* the oversubscribed scale-out core every cross-domain flow crosses; -1: none */
   double kv_bytes_per_token, link_latency;
   double front_end;       /* s before a new request reaches an engine (the stack's request overhead) */
   guint created, completed, target;
@@ -395,9 +396,10 @@ static void start_transfer(Sim *s, Eng *from, int i)
   Req *r = req(s, i);
   Eng *to = least_loaded(s, ROLE_DECODE);
   r->target = to->id;
-  int route[2] = { s->same_domain ? from->nvl_up : from->nic_up, s->same_domain ? to->nvl_down : to->nic_down };
+  int route[3] = { s->same_domain ? from->nvl_up : from->nic_up, s->same_domain ? to->nvl_down : to->nic_down,
+                    s->fabric };
   network_advance(&s->net, s->now);
-  network_start(&s->net, route, 2, r->isl * s->kv_bytes_per_token, i);
+  network_start(&s->net, route, !s->same_domain && s->fabric >= 0 ? 3 : 2, r->isl * s->kv_bytes_per_token, i);
   schedule_network(s);
 }
 
@@ -669,7 +671,7 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
                    "GPUs, each able to hold either role");
   if (why)
     return why;
-  Sim s = { .p = p, .t_start = p->warmup > 0 ? p->warmup : -1, .target = (guint)p->requests, .front_end = e->prof->stack[e->stack].request_overhead };
+  Sim s = { .p = p, .fabric = -1, .t_start = p->warmup > 0 ? p->warmup : -1, .target = (guint)p->requests, .front_end = e->prof->stack[e->stack].request_overhead };
   g_autoptr(GError) err = NULL;
   if (!workload_init(&s.w, p, &err))
     return g_strdup(err->message);
@@ -692,13 +694,18 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     s.same_domain = same_domain;
     s.link_latency = l.latency;
     s.kv_bytes_per_token = memory_kv_bytes_per_token_layer(e->model, d->kv_precision) * e->model->layers;
+    double nics = 0;
     for (guint k = 0; k < s.engs->len; k++) {
       Eng *g = s.engs->pdata[k];
       g->nvl_up = network_add_link(&s.net, g->e->gpus * l.nvlink_bw);
       g->nvl_down = network_add_link(&s.net, g->e->gpus * l.nvlink_bw);
       g->nic_up = network_add_link(&s.net, g->e->gpus * l.nic_bw);
       g->nic_down = network_add_link(&s.net, g->e->gpus * l.nic_bw);
+      nics += g->e->gpus * l.nic_bw;
     }
+    /* a non-blocking fabric is no constraint (no link); an oversubscribed one carries, between
+     * racks, the NICs' bandwidth over the oversubscription */
+    s.fabric = p->oversubscription > 1 ? network_add_link(&s.net, nics / p->oversubscription) : -1;
   }
   if (s.w.trace) {
     s.target = MIN(s.target, s.w.trace->len);
