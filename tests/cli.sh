@@ -147,5 +147,10 @@ grep -q 'no configuration meets the SLO' "$out/stdout" && ok || fail "plan says 
 expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan3" --max-ttft fast
 expect_err "'plan.max_ttft' expects a number with a unit like '2 us', got 'fast'" "plan --max-ttft error"
 
+# every shipped scenario runs
+for f in "$SRC"/scenarios/*.yaml; do
+  expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
+done
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
