@@ -1,28 +1,16 @@
 /* bench_des.c — wall time of one event-simulated point: DeepSeek-R1, 1k in / 1k out, 10,000
  * requests, disaggregated on GB200 NVL72 (2 prefill engines of 4 GPUs, 1 decode engine of 32 GPUs,
  * 1,024 users). A benchmark: it prints figures (`make && tests/bench_des`). */
-#include "catalog.h"
+#include "bench_util.h"
 #include "serving_sim.h"
 
 #include <stdio.h>
-#include <time.h>
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
-  const char *dir = argc > 1 ? argv[1] : AIF_SRCDIR "/models";
-  g_autoptr(Catalog) c = catalog_new();
-  g_autoptr(GError) err = NULL;
-  if (!catalog_load_dir(c, dir, &err)) {
-    fprintf(stderr, "%s\n", err->message);
+  g_autoptr(Catalog) c = bench_catalog(argc, argv);
+  if (!c)
     return 1;
-  }
   Profile prof;
   profile_defaults(&prof);
   Engine pre = { .sys = catalog_system(c, "gb200-nvl72"), .model = catalog_model(c, "deepseek-r1"), .prof = &prof,
@@ -41,9 +29,9 @@ int main(int argc, char **argv)
   SimResult r;
   double best = 1e9;
   for (int rep = 0; rep < 5; rep++) {
-    double t0 = now();
+    double t0 = bench_now();
     g_autofree char *why = serving_simulate(&p, &pre, 2, &dec, 1, TRUE, &r);
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     if (why) {
       fprintf(stderr, "%s\n", why);
       return 1;

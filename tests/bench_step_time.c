@@ -1,27 +1,15 @@
 /* bench_step_time.c — how many engine steps per second the step-time model evaluates on one core.
  * A benchmark, not a test: it prints figures (`make && tests/bench_step_time`). */
-#include "catalog.h"
+#include "bench_util.h"
 #include "step_time.h"
 
 #include <stdio.h>
-#include <time.h>
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
-  const char *dir = argc > 1 ? argv[1] : AIF_SRCDIR "/models";
-  g_autoptr(Catalog) c = catalog_new();
-  g_autoptr(GError) err = NULL;
-  if (!catalog_load_dir(c, dir, &err)) {
-    fprintf(stderr, "%s\n", err->message);
+  g_autoptr(Catalog) c = bench_catalog(argc, argv);
+  if (!c)
     return 1;
-  }
   Profile prof;
   profile_defaults(&prof);
   static const struct { const char *sys, *model; Precision p; int gpus, ep; gboolean dp; int mtp; } cases[] = {
@@ -35,7 +23,7 @@ int main(int argc, char **argv)
                  .precision = cases[k].p, .kv_precision = PREC_FP8, .gpus = cases[k].gpus, .pp = 1, .ep = cases[k].ep,
                  .dp_attention = cases[k].dp, .draft_tokens = cases[k].mtp, .acceptance = 0.7 };
     const long n = 2000000;
-    double sink = 0, t0 = now();
+    double sink = 0, t0 = bench_now();
     for (long i = 0; i < n; i++) {
       StepBatch b = { .decode_seqs = 1 + i % 512, .decode_ctx = 1000 + i % 4096, .prefill_tokens = (i % 8) ? 0 : 512,
                       .prefill_seqs = (i % 8) ? 0 : 1, .prefill_ctx = 256 };
@@ -43,7 +31,7 @@ int main(int argc, char **argv)
       step_time(&e, &b, &t);
       sink += t.total;
     }
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     printf("%-16s %-14s %12ld %14.3g   (checksum %.6g s)\n", cases[k].sys, cases[k].model, n, n / dt, sink);
   }
   profile_clear(&prof);

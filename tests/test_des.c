@@ -73,6 +73,14 @@ static ScenarioParams params(const Catalog *c, int arrival)
   return p;
 }
 
+/* DeepSeek-R1 in FP4 on GPUS GPUs of SYS, experts over all of them, attention data-parallel. */
+static Engine deepseek(const Catalog *c, const char *sys, int gpus, const Profile *prof)
+{
+  return (Engine){ .sys = catalog_system(c, sys), .model = catalog_model(c, "deepseek-r1"), .prof = prof,
+                   .precision = PREC_FP4, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = gpus, .pp = 1,
+                   .ep = gpus, .dp_attention = TRUE };
+}
+
 static Engine llama_h200(const Catalog *c, const Profile *prof)
 {
   return (Engine){ .sys = catalog_system(c, "h200-sxm-hgx8"), .model = catalog_model(c, "llama-3.3-70b"), .prof = prof,
@@ -175,11 +183,8 @@ START_TEST(disaggregated_pools)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = { .sys = catalog_system(c, "gb200-nvl72"), .model = catalog_model(c, "deepseek-r1"), .prof = &prof,
-               .precision = PREC_FP4, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 4, .pp = 1, .ep = 4,
-               .dp_attention = TRUE };
-  Engine d = e;
-  d.gpus = 16, d.ep = 16;
+  Engine e = deepseek(c, "gb200-nvl72", 4, &prof);
+  Engine d = deepseek(c, "gb200-nvl72", 16, &prof);
   ScenarioParams p = params(c, ARRIVAL_CLOSED);
   p.mode = MODE_DISAGGREGATED;
   p.users = 64;
@@ -228,9 +233,7 @@ START_TEST(planner_rebalances)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = { .sys = catalog_system(c, "gb200-nvl72"), .model = catalog_model(c, "deepseek-r1"), .prof = &prof,
-               .precision = PREC_FP4, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 4, .pp = 1, .ep = 4,
-               .dp_attention = TRUE };
+  Engine e = deepseek(c, "gb200-nvl72", 4, &prof);
   ScenarioParams p = params(c, ARRIVAL_POISSON);
   p.mode = MODE_DISAGGREGATED;
   p.rate = 8;
@@ -250,8 +253,7 @@ START_TEST(planner_rebalances)
   ck_assert_msg(planned.ttft[0] < fixed.ttft[0] / 10, "TTFT p50 %.1f s planned, %.1f s fixed", planned.ttft[0], fixed.ttft[0]);
   ck_assert_msg(planned.out_tok_s > fixed.out_tok_s, "%.0f tok/s planned, %.0f fixed", planned.out_tok_s, fixed.out_tok_s);
   /* pools of different engines cannot trade them */
-  Engine big = e;
-  big.gpus = 8, big.ep = 8;
+  Engine big = deepseek(c, "gb200-nvl72", 8, &prof);
   g_autofree char *w3 = serving_simulate(&p, &e, 2, &big, 3, TRUE, &planned);
   ck_assert_msg(w3 && strstr(w3, "the planner moves engines between the pools"), "%s", w3 ? w3 : "");
   profile_clear(&prof);
@@ -266,9 +268,7 @@ START_TEST(fabric_oversubscription)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = { .sys = catalog_system(c, "b200-hgx8"), .model = catalog_model(c, "deepseek-r1"), .prof = &prof,
-               .precision = PREC_FP4, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 8, .pp = 1, .ep = 8,
-               .dp_attention = TRUE };
+  Engine e = deepseek(c, "b200-hgx8", 8, &prof);
   ScenarioParams p = params(c, ARRIVAL_POISSON);
   p.mode = MODE_DISAGGREGATED;
   p.rate = 20;
