@@ -49,7 +49,7 @@ typedef struct {
   guint64 decode_steps;
 } Eng;
 
-typedef struct {
+struct Sim {
   const ScenarioParams *p;
   Workload w;
   EventQueue q;
@@ -62,6 +62,8 @@ typedef struct {
   double plan_ctx;        /* the context memory is planned for */
   gboolean moving;        /* one engine at a time changes pool */
   guint moves;
+  SimTransferFunc transfer; /* another network (the SimGrid backend) moves the KV caches, or NULL */
+  gpointer transfer_user;
   double now;
   Network net;            /* KV transfers between pools, max-min fair */
   int net_version;        /* stamps EV_NET events; older stamps are stale */
@@ -76,7 +78,7 @@ typedef struct {
   int in_flight;
   GArray *done_ids;       /* int: requests completed, in completion order */
   guint64 steps;
-} Sim;
+};
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
 
@@ -396,6 +398,10 @@ static void start_transfer(Sim *s, Eng *from, int i)
   Req *r = req(s, i);
   Eng *to = least_loaded(s, ROLE_DECODE);
   r->target = to->id;
+  if (s->transfer) {
+    s->transfer(s->transfer_user, i, from->id, to->id, r->isl * s->kv_bytes_per_token);
+    return;
+  }
   int route[3] = { s->same_domain ? from->nvl_up : from->nic_up, s->same_domain ? to->nvl_down : to->nic_down,
                     s->fabric };
   network_advance(&s->net, s->now);
@@ -658,10 +664,9 @@ static gboolean check_both(const Engine *e, const Engine *d, double ctx)
   return !a && !b;
 }
 
-char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
-                       gboolean same_domain, SimResult *out)
+Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
+             char **why_out)
 {
-  *out = (SimResult){ 0 };
   double ctx = p->input.mean + p->output.mean;
   char *why = check(e, d ? p->input.mean : ctx);
   if (!why && d)
@@ -669,48 +674,55 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   if (!why && d && p->planner && (e->gpus != d->gpus || !check_both(e, d, ctx)))
     why = g_strdup("the planner moves engines between the pools: prefill and decode engines need the same "
                    "GPUs, each able to hold either role");
-  if (why)
-    return why;
-  Sim s = { .p = p, .fabric = -1, .t_start = p->warmup > 0 ? p->warmup : -1, .target = (guint)p->requests, .front_end = e->prof->stack[e->stack].request_overhead };
+  if (why) {
+    *why_out = why;
+    return NULL;
+  }
+  Sim *sp = g_new0(Sim, 1);
+  *sp = (Sim){ .p = p, .fabric = -1, .t_start = p->warmup > 0 ? p->warmup : -1, .target = (guint)p->requests,
+               .front_end = e->prof->stack[e->stack].request_overhead };
   g_autoptr(GError) err = NULL;
-  if (!workload_init(&s.w, p, &err))
-    return g_strdup(err->message);
-  event_queue_init(&s.q);
-  event_queue_init(&s.external);
-  s.reqs = g_array_new(FALSE, FALSE, sizeof(Req));
-  s.done_ids = g_array_new(FALSE, FALSE, sizeof(int));
-  s.engs = g_ptr_array_new_with_free_func(eng_free);
+  if (!workload_init(&sp->w, p, &err)) {
+    g_free(sp);
+    *why_out = g_strdup(err->message);
+    return NULL;
+  }
+  event_queue_init(&sp->q);
+  event_queue_init(&sp->external);
+  sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
+  sp->done_ids = g_array_new(FALSE, FALSE, sizeof(int));
+  sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
-    g_ptr_array_add(s.engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p));
-  s.pre_e = d ? e : NULL, s.dec_e = d;
+    g_ptr_array_add(sp->engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p));
+  sp->pre_e = d ? e : NULL, sp->dec_e = d;
   for (int k = 0; d && k < dec; k++)
-    g_ptr_array_add(s.engs, eng_new(ROLE_DECODE, d, p));
-  for (guint k = 0; k < s.engs->len; k++)
-    ((Eng *)s.engs->pdata[k])->id = (int)k;
-  network_init(&s.net);
+    g_ptr_array_add(sp->engs, eng_new(ROLE_DECODE, d, p));
+  for (guint k = 0; k < sp->engs->len; k++)
+    ((Eng *)sp->engs->pdata[k])->id = (int)k;
+  network_init(&sp->net);
   if (d) { /* each engine's NVLink and NIC ports, one link each way, its GPUs' bandwidth together */
     CommLinks l;
     comm_links(e->sys, &e->prof->arch[e->sys->arch], 1.0, &l);
-    s.same_domain = same_domain;
-    s.link_latency = l.latency;
-    s.kv_bytes_per_token = memory_kv_bytes_per_token_layer(e->model, d->kv_precision) * e->model->layers;
+    sp->same_domain = same_domain;
+    sp->link_latency = l.latency;
+    sp->kv_bytes_per_token = memory_kv_bytes_per_token_layer(e->model, d->kv_precision) * e->model->layers;
     double nics = 0;
-    for (guint k = 0; k < s.engs->len; k++) {
-      Eng *g = s.engs->pdata[k];
-      g->nvl_up = network_add_link(&s.net, g->e->gpus * l.nvlink_bw);
-      g->nvl_down = network_add_link(&s.net, g->e->gpus * l.nvlink_bw);
-      g->nic_up = network_add_link(&s.net, g->e->gpus * l.nic_bw);
-      g->nic_down = network_add_link(&s.net, g->e->gpus * l.nic_bw);
+    for (guint k = 0; k < sp->engs->len; k++) {
+      Eng *g = sp->engs->pdata[k];
+      g->nvl_up = network_add_link(&sp->net, g->e->gpus * l.nvlink_bw);
+      g->nvl_down = network_add_link(&sp->net, g->e->gpus * l.nvlink_bw);
+      g->nic_up = network_add_link(&sp->net, g->e->gpus * l.nic_bw);
+      g->nic_down = network_add_link(&sp->net, g->e->gpus * l.nic_bw);
       nics += g->e->gpus * l.nic_bw;
     }
     /* a non-blocking fabric is no constraint (no link); an oversubscribed one carries, between
      * racks, the NICs' bandwidth over the oversubscription */
-    s.fabric = p->oversubscription > 1 ? network_add_link(&s.net, nics / p->oversubscription) : -1;
+    sp->fabric = p->oversubscription > 1 ? network_add_link(&sp->net, nics / p->oversubscription) : -1;
   }
-  if (s.w.trace) {
-    s.target = MIN(s.target, s.w.trace->len);
-    if (s.w.trace->len)
-      push_external(&s, g_array_index(s.w.trace, TraceRow, 0).arrival, EV_ARRIVAL, -1);
+  if (sp->w.trace) {
+    sp->target = MIN(sp->target, sp->w.trace->len);
+    if (sp->w.trace->len)
+      push_external(sp, g_array_index(sp->w.trace, TraceRow, 0).arrival, EV_ARRIVAL, -1);
   } else if (p->arrival == ARRIVAL_CLOSED) {
     /* users start spread over one request's estimated duration: started together, fixed-length
      * requests would stay in lock-step forever, a transient no steady state has */
@@ -718,44 +730,112 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     double cycle = p->output.mean * step_time_decode(de, MAX(1.0, (double)p->users / (d ? dec : engines)),
                                                      p->input.mean + p->output.mean / 2);
     for (int u = 0; u < p->users; u++)
-      push_external(&s, cycle * g_rand_double(s.w.rand), EV_ARRIVAL, u);
+      push_external(sp, cycle * g_rand_double(sp->w.rand), EV_ARRIVAL, u);
   } else {
-    push_external(&s, 0, EV_ARRIVAL, -1);
+    push_external(sp, 0, EV_ARRIVAL, -1);
   }
   if (p->planner && d)
-    push_external(&s, p->plan_interval, EV_PLAN, 0);
+    push_external(sp, p->plan_interval, EV_PLAN, 0);
+  return sp;
+}
+
+gboolean sim_next_time(Sim *s, double *t)
+{
+  if (s->stop || !s->q.heap->len)
+    return FALSE;
+  *t = g_array_index(s->q.heap, Event, 0).time;
+  return !(s->p->duration > 0 && *t > s->p->duration);
+}
+
+gboolean sim_step(Sim *s)
+{
   Event ev;
-  while (!s.stop && event_queue_pop(&s.q, &ev)) {
-    if (p->duration > 0 && ev.time > p->duration)
-      break;
-    s.now = ev.time;
-    if (ev.kind != EV_STEP) {
-      Event twin;
-      event_queue_pop(&s.external, &twin);
-    }
-    if (ev.kind == EV_ARRIVAL)
-      arrival(&s, ev.who);
-    else if (ev.kind == EV_ENTER)
-      enter(&s, ev.who);
-    else if (ev.kind == EV_STEP || ev.kind == EV_PSTEP)
-      step_done(&s, s.engs->pdata[ev.who], ev.kind == EV_PSTEP);
-    else if (ev.kind == EV_NET)
-      network_event(&s, ev.who);
-    else if (ev.kind == EV_PLAN)
-      plan(&s);
-    else if (ev.kind == EV_RECONF)
-      reconfigured(&s, s.engs->pdata[ev.who]);
-    else
-      kv_arrived(&s, ev.who);
+  double t;
+  if (!sim_next_time(s, &t) || !event_queue_pop(&s->q, &ev))
+    return FALSE;
+  s->now = ev.time;
+  if (ev.kind != EV_STEP) {
+    Event twin;
+    event_queue_pop(&s->external, &twin);
   }
-  account(&s);
-  measure(&s, out);
-  event_queue_clear(&s.q);
-  event_queue_clear(&s.external);
-  network_clear(&s.net);
-  workload_clear(&s.w);
-  g_array_unref(s.reqs);
-  g_array_unref(s.done_ids);
-  g_ptr_array_unref(s.engs);
+  if (ev.kind == EV_ARRIVAL)
+    arrival(s, ev.who);
+  else if (ev.kind == EV_ENTER)
+    enter(s, ev.who);
+  else if (ev.kind == EV_STEP || ev.kind == EV_PSTEP)
+    step_done(s, s->engs->pdata[ev.who], ev.kind == EV_PSTEP);
+  else if (ev.kind == EV_NET)
+    network_event(s, ev.who);
+  else if (ev.kind == EV_PLAN)
+    plan(s);
+  else if (ev.kind == EV_RECONF)
+    reconfigured(s, s->engs->pdata[ev.who]);
+  else
+    kv_arrived(s, ev.who);
+  return TRUE;
+}
+
+void sim_set_transfer(Sim *s, SimTransferFunc f, gpointer user)
+{
+  s->transfer = f;
+  s->transfer_user = user;
+}
+
+void sim_transfer_done(Sim *s, int req, double t)
+{
+  push_external(s, t + s->link_latency, EV_KV, req);
+}
+
+const Network *sim_network(const Sim *s, int engine, int links[4], int *fabric, gboolean *same_domain)
+{
+  const Eng *g = s->engs->pdata[engine];
+  links[0] = g->nvl_up, links[1] = g->nvl_down, links[2] = g->nic_up, links[3] = g->nic_down;
+  *fabric = s->fabric;
+  *same_domain = s->same_domain;
+  return &s->net;
+}
+
+int sim_engines(const Sim *s, int *front)
+{
+  *front = 0;
+  for (guint k = 0; k < s->engs->len; k++)
+    *front += ((Eng *)s->engs->pdata[k])->role != ROLE_DECODE;
+  return (int)s->engs->len;
+}
+
+char *sim_finish(Sim *s, SimResult *out)
+{
+  *out = (SimResult){ 0 };
+  account(s);
+  measure(s, out);
   return out->measured ? NULL : g_strdup("no request completed inside the measurement window (more requests?)");
+}
+
+void sim_free(Sim *s)
+{
+  if (!s)
+    return;
+  event_queue_clear(&s->q);
+  event_queue_clear(&s->external);
+  network_clear(&s->net);
+  workload_clear(&s->w);
+  g_array_unref(s->reqs);
+  g_array_unref(s->done_ids);
+  g_ptr_array_unref(s->engs);
+  g_free(s);
+}
+
+char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+                       gboolean same_domain, SimResult *out)
+{
+  char *why = NULL;
+  *out = (SimResult){ 0 };
+  Sim *s = sim_new(p, e, engines, d, dec, same_domain, &why);
+  if (!s)
+    return why;
+  while (sim_step(s))
+    ;
+  why = sim_finish(s, out);
+  sim_free(s);
+  return why;
 }

@@ -11,6 +11,7 @@
 #define AIF_SERVING_SIM_H
 
 #include "engine.h"
+#include "network.h"
 #include "scenario.h"
 
 typedef struct {
@@ -33,5 +34,27 @@ typedef struct {
  * NULL). Returns NULL, or why it could not run (newly allocated: memory, a bad trace). */
 char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out);
+
+/* The simulation as steps, for a driver that brings its own clock and network (the SimGrid
+ * backend): it moves KV caches itself and reports when each ends. */
+typedef struct Sim Sim;
+typedef void (*SimTransferFunc)(gpointer user, int req, int from_engine, int to_engine, double bytes);
+
+Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
+             char **why);
+void sim_set_transfer(Sim *s, SimTransferFunc f, gpointer user);
+/* The time of the next event; FALSE when the simulation is over. */
+gboolean sim_next_time(Sim *s, double *t);
+/* Runs the next event; FALSE when the simulation is over. */
+gboolean sim_step(Sim *s);
+/* A KV transfer handed to the driver ended at time T. */
+void sim_transfer_done(Sim *s, int req, double t);
+/* The engines (FRONT of them take new requests), and one engine's links in the simulation's own
+ * network (NVLink up/down, NIC up/down), its fabric link (-1: none) and whether the pools share an
+ * NVLink domain: the topology a driver rebuilds. */
+int sim_engines(const Sim *s, int *front);
+const Network *sim_network(const Sim *s, int engine, int links[4], int *fabric, gboolean *same_domain);
+char *sim_finish(Sim *s, SimResult *out);
+void sim_free(Sim *s);
 
 #endif
