@@ -5,6 +5,7 @@
 #include <string.h>
 #include "power.h"
 #include "serving_sim.h"
+#include "simgrid_backend.h"
 #include "precision.h"
 
 static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
@@ -141,17 +142,19 @@ static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
   Engine e, d;
   SimResult sr;
   char *why;
-  row->engine = g_strdup("des");
+  gboolean sg = p->engine == SIM_SIMGRID;
+  row->engine = g_strdup(sg ? "simgrid" : "des");
   if (p->mode == MODE_AGGREGATED) {
     evaluate_engine(pt, prof, &p->agg, &e);
     e.clock = clock;
-    why = serving_simulate(p, &e, p->agg.workers, NULL, 0, FALSE, &sr);
+    why = (sg ? simgrid_simulate : serving_simulate)(p, &e, p->agg.workers, NULL, 0, FALSE, &sr);
   } else {
     evaluate_engine(pt, prof, &p->prefill, &e);
     evaluate_engine(pt, prof, &p->decode, &d);
     e.clock = d.clock = clock;
     int total = p->prefill.workers * e.gpus + p->decode.workers * d.gpus;
-    why = serving_simulate(p, &e, p->prefill.workers, &d, p->decode.workers, total <= pt->system.nvlink_domain_gpus, &sr);
+    why = (sg ? simgrid_simulate : serving_simulate)(p, &e, p->prefill.workers, &d, p->decode.workers,
+                                                     total <= pt->system.nvlink_domain_gpus, &sr);
   }
   if (why) {
     set_status(row, g_str_has_prefix(why, "no request") ? "unsupported" : "infeasible", why);
@@ -177,7 +180,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->model = g_strdup(pt->model.id);
   row->config = point_config_label(pt);
   row->family = point_family_label(pt);
-  if (p->engine == SIM_DES || p->green_prefill_sms > 0 ||
+  if (p->engine == SIM_DES || p->engine == SIM_SIMGRID || p->green_prefill_sms > 0 ||
       (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace))) {
     evaluate_des(pt, prof, row);
     return;

@@ -19,7 +19,7 @@ static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
 static const char *const provisioning_names[] = { "nameplate", "component", NULL };
 static const char *const parallelism_names[] = { "manual", "auto", NULL };
-static const char *const engine_names[] = { "auto", "steady", "des", NULL };
+static const char *const engine_names[] = { "auto", "steady", "des", "simgrid", NULL };
 
 #define O(f) offsetof(ScenarioParams, f)
 #define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL }
@@ -76,7 +76,7 @@ static const KtKey keys[] = {
   ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
   ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
-  ENUM("serving.engine", engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation) or auto: des for open-loop and trace arrivals"),
+  ENUM("serving.engine", engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation), simgrid (the event simulation with SimGrid moving the KV caches: the reference network) or auto: des for open-loop and trace arrivals"),
   { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
   ENGINE("serving.aggregated", agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),

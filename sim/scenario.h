@@ -19,7 +19,7 @@ typedef enum { FW_TRTLLM, FW_SGLANG, FW_VLLM, FW_DYNAMO_TRT, FW_DYNAMO_SGLANG, F
 typedef enum { KVP_AUTO, KVP_BF16, KVP_FP8, KVP_FP4 } KvPrecision;
 typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE } RouterKind;
 typedef enum { SPEC_NONE, SPEC_MTP } SpecMethod;
-typedef enum { SIM_AUTO, SIM_STEADY, SIM_DES } EngineKind;
+typedef enum { SIM_AUTO, SIM_STEADY, SIM_DES, SIM_SIMGRID } EngineKind;
 typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
 
 extern const char *const framework_names[];

@@ -3,6 +3,7 @@
 #include "test_util.h"
 #include "event_queue.h"
 #include "serving_sim.h"
+#include "simgrid_backend.h"
 #include "steady_state.h"
 #include "step_time.h"
 #include "workload.h"
@@ -286,6 +287,79 @@ START_TEST(fabric_oversubscription)
 }
 END_TEST
 
+static void assert_backends_agree(const SimResult *n, const SimResult *g)
+{
+  ck_assert_close(g->measured, n->measured, 0.01);
+  ck_assert_close(g->out_tok_s, n->out_tok_s, 0.01);
+  ck_assert_close(g->ttft[0], n->ttft[0], 0.01);
+  ck_assert_close(g->ttft[2], n->ttft[2], 0.01);
+  ck_assert_close(g->tpot[0], n->tpot[0], 0.01);
+  ck_assert_close(g->e2e[0], n->e2e[0], 0.01);
+}
+
+/* The SimGrid backend (CM02, no TCP effects) moves the same KV caches over the same links as the
+ * native max-min network: over NVLink in one domain, over the NICs across racks, and through a
+ * 64:1 oversubscribed core where the transfers contend. The two agree within 1%. */
+START_TEST(simgrid_agrees_with_native)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = deepseek(c, "b200-hgx8", 8, &prof);
+  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  p.mode = MODE_DISAGGREGATED;
+  p.rate = 20;
+  p.requests = 600;
+  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 8192, .min = 6000, .max = 10000 };
+  p.decode.max_batch = 2048;
+  const double over[] = { 1, 64 };
+  for (int k = 0; k < 3; k++) {
+    SimResult n, g;
+    p.oversubscription = over[k % 2];
+    gboolean same = k == 2;
+    g_autofree char *w1 = serving_simulate(&p, &e, 4, &e, 4, same, &n);
+    g_autofree char *w2 = simgrid_simulate(&p, &e, 4, &e, 4, same, &g);
+    ck_assert_msg(!w1 && !w2, "%s %s", w1 ? w1 : "", w2 ? w2 : "");
+    assert_backends_agree(&n, &g);
+  }
+  /* without transfers the two are one simulation */
+  Engine a = llama_h200(c, &prof);
+  ScenarioParams q = params(c, ARRIVAL_POISSON);
+  q.rate = 4;
+  SimResult n, g;
+  g_autofree char *w3 = serving_simulate(&q, &a, 2, NULL, 0, FALSE, &n);
+  g_autofree char *w4 = simgrid_simulate(&q, &a, 2, NULL, 0, FALSE, &g);
+  ck_assert_msg(!w3 && !w4, "%s %s", w3 ? w3 : "", w4 ? w4 : "");
+  ck_assert_close(g.e2e[1], n.e2e[1], 1e-9);
+  ck_assert_uint_eq(g.steps, n.steps);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The platform mirrors the simulation's links: across racks, e0 -> e2 leaves by e0's NIC, enters
+ * by e2's and crosses the oversubscribed core (link 12: 3 engines x 4 links before it). */
+START_TEST(simgrid_platform)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = deepseek(c, "b200-hgx8", 8, &prof);
+  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  p.mode = MODE_DISAGGREGATED;
+  p.oversubscription = 4;
+  g_autofree char *why = NULL;
+  Sim *s = sim_new(&p, &e, 2, &e, 1, FALSE, &why);
+  ck_assert_msg(s, "%s", why);
+  g_autofree char *xml = simgrid_platform_xml(s, &why);
+  ck_assert_ptr_nonnull(xml);
+  ck_assert_ptr_nonnull(strstr(xml, "<route src=\"e0\" dst=\"e2\" symmetrical=\"NO\"><link_ctn id=\"l2\"/>"
+                                    "<link_ctn id=\"l11\"/><link_ctn id=\"l12\"/></route>"));
+  ck_assert_ptr_null(strstr(xml, "id=\"l13\""));
+  sim_free(s);
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -300,6 +374,8 @@ int main(void)
   tcase_add_test(tc, green_contexts);
   tcase_add_test(tc, planner_rebalances);
   tcase_add_test(tc, fabric_oversubscription);
+  tcase_add_test(tc, simgrid_agrees_with_native);
+  tcase_add_test(tc, simgrid_platform);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
