@@ -15,6 +15,7 @@ int cmd_catalog(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_pareto(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -21,6 +21,7 @@ static const Command commands[] = {
   { "merge", cmd_merge, "join the results of the shards of a sweep" },
   { "validate", cmd_validate, "predict measured results and report the error per system, mode, source" },
   { "fit", cmd_fit, "fit the profile's efficiencies and overheads to measured results" },
+  { "calibrate", cmd_calibrate, "measure the local GPU with CUDA kernels and write a profile for it" },
   { "help", cmd_help, "help on a command, or 'help keys': every scenario key" },
 };
 

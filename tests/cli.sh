@@ -148,6 +148,29 @@ expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml
 expect_err "'plan.max_ttft' expects a number with a unit like '2 us', got 'fast'" "plan --max-ttft error"
 
 # every shipped scenario runs
+# calibrate: without a GPU a clear message and exit 2; a saved run of the kernels fits a profile
+# that run reads; a broken one is named at file:line:col
+expect_rc 2 "calibrate without a GPU" "$AIFSIM" calibrate
+grep -qE "no NVIDIA GPU found|calibration kernels are not built" "$out/stderr" && ok || fail "calibrate says why"
+{
+  echo "device,NVIDIA H200,132,1980000,150000000000,9,0"
+  echo "hbm,read,,,,4294967296,0.00111"
+  echo "launch,empty,,,,0,2.4e-06"
+  for m in 1 16 128 1024 8192; do
+    awk -v m="$m" 'BEGIN { t = 2 * m * 8192 * 8192 / (989e12 * 0.7 * m / (m + 64)); w = 8192 * 8192 * 2 / 3.87e12;
+                           printf "gemm,bf16,%d,8192,8192,134217728,%.9g\n", m, (t > w ? t : w) }'
+  done
+} >"$out/raw.csv"
+expect_rc 0 "calibrate --from" "$AIFSIM" calibrate --from "$out/raw.csv" -o "$out/h200.yaml"
+expect_err "as h200-sxm-hgx8" "calibrate matches the GPU"
+grep -q "aifsim calibrate on NVIDIA H200" "$out/h200.yaml" && ok || fail "calibrated profile names its source"
+expect_rc 0 "run with the calibrated profile" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" -o "$out/cal" --profile "$out/h200.yaml"
+sed 's/0.00111/soon/' "$out/raw.csv" >"$out/bad-raw.csv"
+expect_rc 2 "calibrate --from a broken file" "$AIFSIM" calibrate --from "$out/bad-raw.csv"
+expect_err "bad-raw.csv:2:" "calibrate names the line"
+expect_rc 2 "calibrate --from a missing file" "$AIFSIM" calibrate --from "$out/none.csv"
+expect_rc 2 "calibrate for an unknown system" "$AIFSIM" calibrate --from "$out/raw.csv" --system h999
+
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
 done
