@@ -62,6 +62,12 @@ int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunS
     if (!scenario_override(out->scenario, "seed", text, error))
       return run_setup_clear(out), cli_fail(command, *error);
   }
+  if (a->backend && strcmp(a->backend, "fast") != 0 &&
+      (strcmp(a->backend, "simgrid") != 0 || !scenario_override(out->scenario, "serving.engine", "simgrid", error))) {
+    if (!*error)
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "--backend: expected fast or simgrid, got '%s'", a->backend);
+    return run_setup_clear(out), cli_fail(command, *error);
+  }
   Point first;
   scenario_point(out->scenario, out->catalog, 0, &first);
   out->outdir = a->outdir ? g_strdup(a->outdir) : g_build_filename("results", first.p.name, NULL);
@@ -90,5 +96,6 @@ void run_args_clear(RunArgs *a)
 {
   g_clear_pointer(&a->outdir, g_free);
   g_clear_pointer(&a->profile_path, g_free);
+  g_clear_pointer(&a->backend, g_free);
   g_clear_pointer(&a->catalog_dirs, g_strfreev);
 }

@@ -9,13 +9,14 @@
 
 int cmd_validate(int argc, char **argv)
 {
-  g_autofree char *out_path = NULL, *profile_path = NULL, *engine = NULL;
+  g_autofree char *out_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL;
   g_auto(GStrv) dirs = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the predictions to FILE", "PREDICTIONS.csv" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "steady (default) or des: event-simulate the concurrency rows", "ENGINE" },
+    { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, "fast (default) or simgrid: the event simulation's KV transfers on SimGrid (implies --engine des)", "BACKEND" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
@@ -24,9 +25,12 @@ int cmd_validate(int argc, char **argv)
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "validate", &argc, &argv))
     return 2;
-  gboolean des = engine && strcmp(engine, "des") == 0;
-  if (argc != 2 || (engine && !des && strcmp(engine, "steady") != 0)) {
-    fprintf(stderr, "aifsim validate: expected one MEASURED.csv (and --engine steady or des)\n"
+  gboolean simgrid = backend && strcmp(backend, "simgrid") == 0;
+  gboolean des = (engine && strcmp(engine, "des") == 0) || (simgrid && !engine);
+  if (argc != 2 || (engine && !des && strcmp(engine, "steady") != 0) || (backend && !simgrid && strcmp(backend, "fast") != 0) ||
+      (simgrid && !des)) {
+    fprintf(stderr, "aifsim validate: expected one MEASURED.csv (and --engine steady or des, --backend fast or simgrid; "
+                    "simgrid is an event simulation)\n"
                     "Run 'aifsim validate --help' for usage.\n");
     return 2;
   }
@@ -44,7 +48,7 @@ int cmd_validate(int argc, char **argv)
   }
   Prediction *preds = g_new0(Prediction, rows->len);
   for (guint i = 0; i < rows->len; i++)
-    (des ? validate_predict_des : validate_predict)(rows->pdata[i], &prof, &preds[i]);
+    (simgrid ? validate_predict_simgrid : des ? validate_predict_des : validate_predict)(rows->pdata[i], &prof, &preds[i]);
   g_autofree char *summary = validate_summary(rows, preds);
   fputs(summary, stdout);
   gboolean ok = TRUE;

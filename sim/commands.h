@@ -30,6 +30,7 @@ gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc, char ***
  * folder those options name. */
 typedef struct {
   char *outdir, *profile_path;
+  char *backend;            /* fast, simgrid, or NULL: as the scenario says */
   char **catalog_dirs;
   gint64 seed;              /* G_MININT64: not given */
 } RunArgs;
@@ -37,7 +38,8 @@ typedef struct {
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &(a).outdir, "write into DIR (default results/<name>/)", "DIR" }, \
   { "seed", 's', 0, G_OPTION_ARG_INT64, &(a).seed, "random seed, overriding the scenario's", "N" },          \
   { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &(a).catalog_dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" }, \
-  { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &(a).profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" }
+  { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &(a).profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" }, \
+  { "backend", 'b', 0, G_OPTION_ARG_STRING, &(a).backend, "fast (the scenario's engines) or simgrid: every point event-simulated, KV transfers on SimGrid", "BACKEND" }
 
 typedef struct {
   Catalog *catalog;

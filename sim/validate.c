@@ -5,6 +5,7 @@
 #include "power.h"
 #include "scenario.h"
 #include "serving_sim.h"
+#include "simgrid_backend.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -303,7 +304,8 @@ static void des_params(const ValRow *r, ScenarioParams *p)
   p->prefill.chunked_prefill = (int)r->load.chunk;
 }
 
-void validate_predict_des(ValRow *r, const Profile *prof, Prediction *out)
+/* The event simulation of ROW, its KV caches moved by the native network or by SimGrid. */
+static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolean simgrid)
 {
   if (r->unsupported || r->search_tp || r->load.users <= 0) {
     validate_predict(r, prof, out);
@@ -317,16 +319,19 @@ void validate_predict_des(ValRow *r, const Profile *prof, Prediction *out)
   ScenarioParams p;
   des_params(r, &p);
   SimResult sr;
+  char *(*simulate)(const ScenarioParams *, const Engine *, int, const Engine *, int, gboolean, SimResult *) =
+    simgrid ? simgrid_simulate : serving_simulate;
+  const char *how = simgrid ? "simgrid" : "des";
   char *why = r->disaggregated
-                ? serving_simulate(&p, &r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &sr)
-                : serving_simulate(&p, &r->decode, r->dec_workers, NULL, 0, FALSE, &sr);
+                ? simulate(&p, &r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &sr)
+                : simulate(&p, &r->decode, r->dec_workers, NULL, 0, FALSE, &sr);
   kt_clear(&scenario_table, &p);
   if (r->disaggregated) {
     g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
-    out->config = g_strdup_printf("%s / %s (des)", a, b);
+    out->config = g_strdup_printf("%s / %s (%s)", a, b, how);
   } else {
     g_autofree char *a = label(r, &r->decode, r->dec_workers, "");
-    out->config = g_strdup_printf("%s (des)", a);
+    out->config = g_strdup_printf("%s (%s)", a, how);
   }
   if (why) {
     out->status = "infeasible";
@@ -342,6 +347,16 @@ void validate_predict_des(ValRow *r, const Profile *prof, Prediction *out)
   power_share(r->sys, gpu_w, &share);
   out->predicted[MET_GPU_POWER] = gpu_w;
   out->predicted[MET_SERVER_POWER] = share.it * r->gpus;
+}
+
+void validate_predict_des(ValRow *r, const Profile *prof, Prediction *out)
+{
+  predict_sim(r, prof, out, FALSE);
+}
+
+void validate_predict_simgrid(ValRow *r, const Profile *prof, Prediction *out)
+{
+  predict_sim(r, prof, out, TRUE);
 }
 
 void prediction_clear(Prediction *p)

@@ -43,6 +43,8 @@ void val_row_free(ValRow *r);
 void validate_predict(ValRow *row, const Profile *prof, Prediction *out);
 /* The same by event simulation for closed-loop (concurrency) rows; other rows by the steady state. */
 void validate_predict_des(ValRow *row, const Profile *prof, Prediction *out);
+/* As validate_predict_des, with SimGrid moving the KV caches (the reference backend). */
+void validate_predict_simgrid(ValRow *row, const Profile *prof, Prediction *out);
 void prediction_clear(Prediction *p);
 /* |predicted / measured - 1|, or NAN when either is missing. */
 double validate_ape(const ValRow *r, const Prediction *p, Metric m);

@@ -133,6 +133,14 @@ grep -q '^r2,infeasible,h200-sxm-hgx8 has no fp4 tensor cores' "$out/pred.csv" &
 expect_rc 0 "validate by event simulation" "$AIFSIM" validate "$out/m.csv" --engine des -o "$out/pred-des.csv"
 grep -q '^r1,ok,,[0-9].*(des)$' "$out/pred-des.csv" && ok || fail "validate --engine des simulates the concurrency row"
 expect_rc 2 "validate with an unknown engine" "$AIFSIM" validate "$out/m.csv" --engine magic
+expect_rc 0 "validate on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid -o "$out/pred-sg.csv"
+grep -q '^r1,ok,,[0-9].*(simgrid)$' "$out/pred-sg.csv" && ok || fail "validate --backend simgrid simulates the concurrency row"
+expect_rc 2 "validate steady on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid --engine steady
+expect_rc 2 "run with an unknown backend" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" --backend magic -o "$out/x"
+expect_err "--backend: expected fast or simgrid" "run names the backends"
+expect_rc 0 "run on SimGrid" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" --backend simgrid -o "$out/gc-sg"
+grep -q "engine: simgrid" "$out/gc-sg/scenario.resolved.yaml" && ok || fail "run --backend simgrid is in the resolved scenario"
+cut -d, -f14 "$out/gc-sg/results.csv" | sort -u | grep -qx simgrid && ok || fail "run --backend simgrid simulates on SimGrid"
 expect_rc 2 "validate a missing file" "$AIFSIM" validate "$out/nothing.csv"
 expect_rc 0 "fit (no rounds) writes a loadable profile" "$AIFSIM" fit "$out/m.csv" --rounds 0 -o "$out/p.yaml"
 expect_rc 0 "validate with that profile" "$AIFSIM" validate "$out/m.csv" --profile "$out/p.yaml"

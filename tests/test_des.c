@@ -298,40 +298,44 @@ static void assert_backends_agree(const SimResult *n, const SimResult *g)
 }
 
 /* The SimGrid backend (CM02, no TCP effects) moves the same KV caches over the same links as the
- * native max-min network: over NVLink in one domain, over the NICs across racks, and through a
- * 64:1 oversubscribed core where the transfers contend. The two agree within 1%. */
+ * native max-min network. Three deployments: aggregated on 8 GPUs (no transfers: one simulation),
+ * disaggregated inside one GB200 NVL72 (NVLink), and disaggregated across B200 racks over the NICs,
+ * non-blocking and through a 64:1 oversubscribed core where the transfers contend. The two agree
+ * within 1% on throughput and on TTFT, TPOT and end-to-end latency. */
 START_TEST(simgrid_agrees_with_native)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = deepseek(c, "b200-hgx8", 8, &prof);
+  Engine a = llama_h200(c, &prof);
+  ScenarioParams q = params(c, ARRIVAL_POISSON);
+  q.rate = 2;
+  q.requests = 600;
+  SimResult n, g;
+  g_autofree char *w1 = serving_simulate(&q, &a, 1, NULL, 0, FALSE, &n);
+  g_autofree char *w2 = simgrid_simulate(&q, &a, 1, NULL, 0, FALSE, &g);
+  ck_assert_msg(!w1 && !w2, "%s %s", w1 ? w1 : "", w2 ? w2 : "");
+  assert_backends_agree(&n, &g);
+  ck_assert_close(g.e2e[1], n.e2e[1], 1e-9);
+  ck_assert_uint_eq(g.steps, n.steps);
+
   ScenarioParams p = params(c, ARRIVAL_POISSON);
   p.mode = MODE_DISAGGREGATED;
   p.rate = 20;
   p.requests = 600;
   p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 8192, .min = 6000, .max = 10000 };
   p.decode.max_batch = 2048;
-  const double over[] = { 1, 64 };
-  for (int k = 0; k < 3; k++) {
-    SimResult n, g;
-    p.oversubscription = over[k % 2];
-    gboolean same = k == 2;
-    g_autofree char *w1 = serving_simulate(&p, &e, 4, &e, 4, same, &n);
-    g_autofree char *w2 = simgrid_simulate(&p, &e, 4, &e, 4, same, &g);
-    ck_assert_msg(!w1 && !w2, "%s %s", w1 ? w1 : "", w2 ? w2 : "");
+  const struct { const char *sys; int gpus; gboolean same; double over; } cases[] = {
+    { "gb200-nvl72", 4, TRUE, 1 }, { "b200-hgx8", 8, FALSE, 1 }, { "b200-hgx8", 8, FALSE, 64 },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
+    Engine e = deepseek(c, cases[k].sys, cases[k].gpus, &prof);
+    p.oversubscription = cases[k].over;
+    g_autofree char *w3 = serving_simulate(&p, &e, 4, &e, 4, cases[k].same, &n);
+    g_autofree char *w4 = simgrid_simulate(&p, &e, 4, &e, 4, cases[k].same, &g);
+    ck_assert_msg(!w3 && !w4, "%s %s", w3 ? w3 : "", w4 ? w4 : "");
     assert_backends_agree(&n, &g);
   }
-  /* without transfers the two are one simulation */
-  Engine a = llama_h200(c, &prof);
-  ScenarioParams q = params(c, ARRIVAL_POISSON);
-  q.rate = 4;
-  SimResult n, g;
-  g_autofree char *w3 = serving_simulate(&q, &a, 2, NULL, 0, FALSE, &n);
-  g_autofree char *w4 = simgrid_simulate(&q, &a, 2, NULL, 0, FALSE, &g);
-  ck_assert_msg(!w3 && !w4, "%s %s", w3 ? w3 : "", w4 ? w4 : "");
-  ck_assert_close(g.e2e[1], n.e2e[1], 1e-9);
-  ck_assert_uint_eq(g.steps, n.steps);
   profile_clear(&prof);
 }
 END_TEST
