@@ -4,13 +4,16 @@
  * streaming (read, write, copy on buffers far larger than L2), dense GEMM through cuBLAS (BF16) and
  * cuBLASLt (FP8 on Hopper and later) over a grid of token counts M and weight shapes N x K, a
  * decode-attention-shaped KV read over batch sizes and contexts, kernel-launch overhead and
- * host<->device copies. Every figure is the best of several timed repetitions (CUDA events).
+ * host<->device copies; with two or more GPUs, peer copies over NVLink and (when built with NCCL,
+ * -DAIF_HAVE_NCCL) all-reduce and all-to-all across all of them over message sizes. Every figure
+ * is the best of several timed repetitions (CUDA events; host clock around the multi-GPU ones).
  *
  * Output (stdout) is CSV that sim/calibrate.c reads, one measurement per line:
  *   device,NAME,SMS,SM_CLOCK_KHZ,MEMORY_BYTES,CC_MAJOR,CC_MINOR
  *   KIND,VARIANT,M,N,K,BYTES,SECONDS
  * with KIND one of hbm (VARIANT read/write/copy), gemm (bf16/fp8), attn (decode: M = batch,
- * N = context tokens), launch, h2d, d2h. Lines starting with '#' are comments.
+ * N = context tokens), launch, h2d, d2h, p2p (peer), nccl (allreduce/alltoall: M = GPUs, BYTES =
+ * each GPU's buffer). Lines starting with '#' are comments.
  * Exit status: 0, 3 when there is no CUDA device, 1 on a CUDA error. */
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -20,6 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef AIF_HAVE_NCCL
+#include <nccl.h>
+#endif
 
 #define CK(call)                                                                                   \
   do {                                                                                             \
@@ -288,6 +295,118 @@ static void host_copies(Timer *t, size_t bytes)
   CK(cudaFree(d));
 }
 
+/* ---- two or more GPUs ------------------------------------------------------------------------ */
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* GPU 0 -> GPU 1 over NVLink (or PCIe when there is none): one direction, then both at once. */
+static void peer_copies(size_t bytes)
+{
+  void *a0, *b0, *a1, *b1;
+  int can = 0;
+  cudaDeviceCanAccessPeer(&can, 0, 1);
+  if (!can) {
+    printf("# p2p: GPU 0 cannot access GPU 1\n");
+    return;
+  }
+  CK(cudaSetDevice(0));
+  cudaDeviceEnablePeerAccess(1, 0);
+  CK(cudaMalloc(&a0, bytes));
+  CK(cudaMalloc(&b0, bytes));
+  CK(cudaSetDevice(1));
+  cudaDeviceEnablePeerAccess(0, 0);
+  CK(cudaMalloc(&a1, bytes));
+  CK(cudaMalloc(&b1, bytes));
+  for (int both = 0; both < 2; both++) {
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+      CK(cudaSetDevice(0));
+      CK(cudaDeviceSynchronize());
+      double t0 = now_s();
+      CK(cudaMemcpyPeerAsync(a1, 1, a0, 0, bytes, 0));
+      if (both) {
+        CK(cudaSetDevice(1));
+        CK(cudaMemcpyPeerAsync(b0, 0, b1, 1, bytes, 0));
+        CK(cudaDeviceSynchronize());
+      }
+      CK(cudaSetDevice(0));
+      CK(cudaDeviceSynchronize());
+      double dt = now_s() - t0;
+      best = dt < best ? dt : best;
+    }
+    printf("p2p,%s,2,,,%zu,%.9g\n", both ? "bidirectional" : "unidirectional", both ? 2 * bytes : bytes, best);
+  }
+  CK(cudaFree(a1));
+  CK(cudaFree(b1));
+  CK(cudaSetDevice(0));
+  CK(cudaFree(a0));
+  CK(cudaFree(b0));
+}
+
+#ifdef AIF_HAVE_NCCL
+/* All-reduce (sum, BF16) and all-to-all (send/recv pairs) over every GPU, message sizes 8 KiB to
+ * MAX: each GPU's buffer is the message (all-to-all sends a 1/n slice to each peer). */
+static void collectives(int n, size_t max)
+{
+  ncclComm_t *comms = (ncclComm_t *)calloc(n, sizeof *comms);
+  cudaStream_t *st = (cudaStream_t *)calloc(n, sizeof *st);
+  void **snd = (void **)calloc(n, sizeof *snd), **rcv = (void **)calloc(n, sizeof *rcv);
+  if (ncclCommInitAll(comms, n, NULL) != ncclSuccess) {
+    printf("# nccl: ncclCommInitAll failed\n");
+    return;
+  }
+  for (int d = 0; d < n; d++) {
+    CK(cudaSetDevice(d));
+    CK(cudaStreamCreate(&st[d]));
+    CK(cudaMalloc(&snd[d], max));
+    CK(cudaMalloc(&rcv[d], max));
+    CK(cudaMemset(snd[d], 0, max));
+  }
+  for (int kind = 0; kind < 2; kind++)
+    for (size_t bytes = 8192; bytes <= max; bytes *= 4) {
+      double best = 1e30;
+      for (int r = 0; r < reps + 2; r++) {
+        double t0 = now_s();
+        ncclGroupStart();
+        for (int d = 0; d < n; d++) {
+          if (kind == 0) {
+            ncclAllReduce(snd[d], rcv[d], bytes / 2, ncclBfloat16, ncclSum, comms[d], st[d]);
+            continue;
+          }
+          size_t slice = bytes / n;
+          for (int peer = 0; peer < n; peer++) {
+            ncclSend((char *)snd[d] + peer * slice, slice, ncclChar, peer, comms[d], st[d]);
+            ncclRecv((char *)rcv[d] + peer * slice, slice, ncclChar, peer, comms[d], st[d]);
+          }
+        }
+        ncclGroupEnd();
+        for (int d = 0; d < n; d++) {
+          CK(cudaSetDevice(d));
+          CK(cudaStreamSynchronize(st[d]));
+        }
+        double dt = now_s() - t0;
+        if (r >= 2) /* two warm-up rounds set up the channels */
+          best = dt < best ? dt : best;
+      }
+      printf("nccl,%s,%d,,,%zu,%.9g\n", kind == 0 ? "allreduce" : "alltoall", n, bytes, best);
+    }
+  for (int d = 0; d < n; d++) {
+    CK(cudaSetDevice(d));
+    CK(cudaFree(snd[d]));
+    CK(cudaFree(rcv[d]));
+    CK(cudaStreamDestroy(st[d]));
+    ncclCommDestroy(comms[d]);
+  }
+  CK(cudaSetDevice(0));
+  free(comms), free(st), free(snd), free(rcv);
+}
+#endif
+
 int main(int argc, char **argv)
 {
   int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -331,5 +450,13 @@ int main(int argc, char **argv)
   static const int batches[] = { 1, 16, 128 }, ctxs[] = { 1024, 8192, 32768 };
   attention(&t, batches, quick ? 2 : 3, ctxs, quick ? 2 : 3);
   host_copies(&t, (size_t)256 << 20);
+  if (count >= 2) {
+    peer_copies((size_t)256 << 20);
+#ifdef AIF_HAVE_NCCL
+    collectives(count, quick ? (size_t)32 << 20 : (size_t)512 << 20);
+#else
+    printf("# nccl: built without NCCL; no collectives measured\n");
+#endif
+  }
   return 0;
 }

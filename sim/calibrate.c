@@ -55,9 +55,9 @@ static gboolean parse_device(char **f, guint nf, const char *name, int line, Ben
 
 static gboolean parse_row(char **f, guint nf, const char *name, int line, BenchData *out, GError **error)
 {
-  static const char *const kinds[] = { "hbm", "gemm", "attn", "launch", "h2d", "d2h", NULL };
+  static const char *const kinds[] = { "hbm", "gemm", "attn", "launch", "h2d", "d2h", "p2p", "nccl", NULL };
   if (!g_strv_contains(kinds, f[0])) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, attn, launch, h2d or d2h)", name, line, f[0]);
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, attn, launch, h2d, d2h, p2p or nccl)", name, line, f[0]);
     return FALSE;
   }
   if (nf != 7 || strlen(f[1]) >= sizeof ((BenchRow *)0)->variant) {
@@ -161,8 +161,49 @@ static void best_rates(const BenchData *d, const SystemSpec *sys, CalibrationFit
       out->h2d_bw = MAX(out->h2d_bw, rate);
     else if (strcmp(r->kind, "d2h") == 0)
       out->d2h_bw = MAX(out->d2h_bw, rate);
+    else if (strcmp(r->kind, "p2p") == 0 && strcmp(r->variant, "unidirectional") == 0)
+      out->p2p_bw = MAX(out->p2p_bw, rate);
   }
   out->hbm_efficiency = out->hbm_bw / sys->hbm_bandwidth;
+}
+
+/* Bytes each GPU sends one way in collective R, as comm.c counts them (0: not a collective). */
+static double moved(const BenchRow *r)
+{
+  double n = r->m;
+  if (strcmp(r->kind, "nccl") != 0 || n < 2)
+    return 0;
+  return strcmp(r->variant, "allreduce") == 0 ? 2 * (n - 1) / n * r->bytes
+       : strcmp(r->variant, "alltoall") == 0   ? (n - 1) / n * r->bytes
+                                               : 0;
+}
+
+/* t = latency + moved x s_per_byte by least squares weighted by 1/t^2 (relative error): small
+ * messages fix the latency, large ones the bandwidth. */
+static void fit_collectives(const BenchData *d, const SystemSpec *sys, CalibrationFit *out)
+{
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (guint i = 0; i < d->rows->len; i++) {
+    const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
+    double x = moved(r);
+    if (x <= 0)
+      continue;
+    double w = 1 / (r->seconds * r->seconds);
+    sw += w, sx += w * x, sy += w * r->seconds, sxx += w * x * x, sxy += w * x * r->seconds;
+    out->nccl_rows++;
+  }
+  double det = sw * sxx - sx * sx;
+  if (out->nccl_rows < 2 || det <= 0 || sys->nvlink_bandwidth <= 0) {
+    out->nccl_rows = 0;
+    return;
+  }
+  double slope = (sw * sxy - sx * sy) / det, latency = (sy - slope * sx) / sw;
+  if (slope <= 0) {
+    out->nccl_rows = 0;
+    return;
+  }
+  out->nvlink_efficiency = 1 / slope / (sys->nvlink_bandwidth / 2);
+  out->collective_latency = MAX(0.0, latency);
 }
 
 gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit *out, GError **error)
@@ -192,6 +233,7 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
   }
   out->gemm_efficiency = be, out->gemm_half_m = bh;
   out->rms_log_error = sqrt(best / out->gemm_rows);
+  fit_collectives(d, sys, out);
   return TRUE;
 }
 
@@ -201,4 +243,8 @@ void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *
   a->hbm_efficiency = fit->hbm_efficiency;
   a->gemm_efficiency = fit->gemm_efficiency;
   a->gemm_half_m = fit->gemm_half_m;
+  if (fit->nccl_rows) {
+    a->nvlink_efficiency = fit->nvlink_efficiency;
+    a->collective_latency = fit->collective_latency;
+  }
 }

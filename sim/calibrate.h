@@ -5,9 +5,11 @@
  * the step-time model reads for that GPU: hbm_efficiency (the best streaming rate over the
  * catalog's HBM bandwidth), and gemm_efficiency with gemm_half_m, the GEMM curve
  * t = max(2MNK / (peak x eff x M / (M + half_m)), weight bytes / (HBM x hbm_efficiency)) the model
- * uses, fitted over every measured (M, N, K, precision) by least squares on log time. Launch
- * overhead and host-link figures are reported, not fitted: the stack's overheads are the
- * framework's, which framework-free kernels cannot see. */
+ * uses, fitted over every measured (M, N, K, precision) by least squares on log time; with two or
+ * more GPUs, nvlink_efficiency and collective_latency from NCCL all-reduce and all-to-all times,
+ * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
+ * relative error. Launch overhead, peer-copy and host-link figures are reported, not fitted: the
+ * stack's overheads are the framework's, which framework-free kernels cannot see. */
 #ifndef AIF_CALIBRATE_H
 #define AIF_CALIBRATE_H
 
@@ -35,6 +37,9 @@ typedef struct {
   double hbm_efficiency, gemm_efficiency, gemm_half_m;
   double hbm_bw;               /* B/s, best streaming rate */
   double bf16_flops, fp8_flops; /* FLOP/s, best measured GEMM rate (0: none) */
+  double nvlink_efficiency, collective_latency; /* from the collectives (when nccl_rows > 0) */
+  guint nccl_rows;
+  double p2p_bw;               /* B/s, one direction GPU 0 -> 1 (0: one GPU) */
   double launch;               /* s per empty kernel */
   double h2d_bw, d2h_bw;       /* B/s */
   double rms_log_error;        /* of the fitted GEMM curve over the GEMM rows */

@@ -68,6 +68,11 @@ static void report(const BenchData *d, const SystemSpec *sys, const CalibrationF
     fprintf(stderr, "  FP8 GEMM   %7.0f TFLOP/s of %.0f (best shape)\n", f->fp8_flops / 1e12, sys->flops_fp8 / 1e12);
   fprintf(stderr, "  GEMM curve gemm_efficiency %.3f, gemm_half_m %.1f rows (%u shapes, rms log error %.3f)\n",
           f->gemm_efficiency, f->gemm_half_m, f->gemm_rows, f->rms_log_error);
+  if (f->p2p_bw > 0)
+    fprintf(stderr, "  peer copy  %7.1f GB/s GPU 0 -> 1 (NVLink one way: %.0f GB/s)\n", f->p2p_bw / 1e9, sys->nvlink_bandwidth / 2e9);
+  if (f->nccl_rows)
+    fprintf(stderr, "  NCCL       nvlink_efficiency %.3f, collective_latency %.1f us (%u all-reduce / all-to-all rows)\n",
+            f->nvlink_efficiency, f->collective_latency * 1e6, f->nccl_rows);
   if (f->launch > 0)
     fprintf(stderr, "  launch     %7.2f us per empty kernel (reported; the stack overheads are the framework's)\n", f->launch * 1e6);
   if (f->h2d_bw > 0)

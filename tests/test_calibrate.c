@@ -94,6 +94,49 @@ START_TEST(match_system)
 }
 END_TEST
 
+/* Collectives on 8 GPUs at a known NVLink efficiency and latency come back out; one GPU's run
+ * leaves the profile's NVLink entries alone. */
+START_TEST(fit_collectives)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
+  g_autofree char *base = synthetic(h200, 0.7, 64, 0.85);
+  GString *s = g_string_new(base);
+  double eff = 0.78, lat = 23e-6, bw = h200->nvlink_bandwidth / 2 * eff;
+  for (double bytes = 8192; bytes <= 512e6; bytes *= 4) {
+    g_string_append_printf(s, "nccl,allreduce,8,,,%.0f,%.9g\n", bytes, lat + 2 * 7.0 / 8 * bytes / bw);
+    g_string_append_printf(s, "nccl,alltoall,8,,,%.0f,%.9g\n", bytes, lat + 7.0 / 8 * bytes / bw);
+  }
+  g_string_append(s, "p2p,unidirectional,2,,,268435456,0.000671\n");
+  BenchData d;
+  g_autoptr(GError) err = NULL;
+  ck_assert(bench_parse(s->str, "synthetic", &d, &err));
+  CalibrationFit f;
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert_uint_eq(f.nccl_rows, 16);
+  ck_assert_close(f.nvlink_efficiency, eff, 1e-6);
+  ck_assert_close(f.collective_latency, lat, 1e-6);
+  ck_assert_close(f.p2p_bw, 268435456 / 0.000671, 1e-9);
+  Profile p;
+  profile_defaults(&p);
+  calibrate_apply(&f, h200, &p);
+  ck_assert_close(p.arch[ARCH_HOPPER].collective_latency, lat, 1e-6);
+  profile_clear(&p);
+  bench_data_clear(&d);
+  /* one GPU: no collectives, the profile keeps its NVLink figures */
+  ck_assert(bench_parse(base, "synthetic", &d, &err));
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert_uint_eq(f.nccl_rows, 0);
+  profile_defaults(&p);
+  double before = p.arch[ARCH_HOPPER].nvlink_efficiency;
+  calibrate_apply(&f, h200, &p);
+  ck_assert_close(p.arch[ARCH_HOPPER].nvlink_efficiency, before, 1e-12);
+  profile_clear(&p);
+  bench_data_clear(&d);
+  g_string_free(s, TRUE);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("calibrate");
@@ -101,6 +144,7 @@ int main(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, fit_recovers_a_known_curve);
   tcase_add_test(tc, parse_errors);
+  tcase_add_test(tc, fit_collectives);
   tcase_add_test(tc, match_system);
   suite_add_tcase(s, tc);
   return run_suite(s);
