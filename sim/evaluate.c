@@ -143,18 +143,18 @@ static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
   SimResult sr;
   char *why;
   gboolean sg = p->engine == SIM_SIMGRID;
+  SimulateFunc simulate = sg ? simgrid_simulate : serving_simulate;
   row->engine = g_strdup(sg ? "simgrid" : "des");
   if (p->mode == MODE_AGGREGATED) {
     evaluate_engine(pt, prof, &p->agg, &e);
     e.clock = clock;
-    why = (sg ? simgrid_simulate : serving_simulate)(p, &e, p->agg.workers, NULL, 0, FALSE, &sr);
+    why = simulate(p, &e, p->agg.workers, NULL, 0, FALSE, &sr);
   } else {
     evaluate_engine(pt, prof, &p->prefill, &e);
     evaluate_engine(pt, prof, &p->decode, &d);
     e.clock = d.clock = clock;
     int total = p->prefill.workers * e.gpus + p->decode.workers * d.gpus;
-    why = (sg ? simgrid_simulate : serving_simulate)(p, &e, p->prefill.workers, &d, p->decode.workers,
-                                                     total <= pt->system.nvlink_domain_gpus, &sr);
+    why = simulate(p, &e, p->prefill.workers, &d, p->decode.workers, total <= pt->system.nvlink_domain_gpus, &sr);
   }
   if (why) {
     set_status(row, g_str_has_prefix(why, "no request") ? "unsupported" : "infeasible", why);

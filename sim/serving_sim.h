@@ -34,6 +34,9 @@ typedef struct {
  * NULL). Returns NULL, or why it could not run (newly allocated: memory, a bad trace). */
 char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out);
+/* serving_simulate's shape, which the SimGrid backend shares: callers pick one. */
+typedef char *(*SimulateFunc)(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+                              gboolean same_domain, SimResult *out);
 
 /* The simulation as steps, for a driver that brings its own clock and network (the SimGrid
  * backend): it moves KV caches itself and reports when each ends. */

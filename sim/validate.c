@@ -319,8 +319,7 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
   ScenarioParams p;
   des_params(r, &p);
   SimResult sr;
-  char *(*simulate)(const ScenarioParams *, const Engine *, int, const Engine *, int, gboolean, SimResult *) =
-    simgrid ? simgrid_simulate : serving_simulate;
+  SimulateFunc simulate = simgrid ? simgrid_simulate : serving_simulate;
   const char *how = simgrid ? "simgrid" : "des";
   char *why = r->disaggregated
                 ? simulate(&p, &r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &sr)
