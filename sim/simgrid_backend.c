@@ -9,6 +9,7 @@
  * Everything SimGrid runs in a forked child, whose result comes back through a pipe. */
 #define _GNU_SOURCE /* memfd_create */
 #include "simgrid_backend.h"
+#include "fd_io.h"
 
 #include <errno.h>
 #include <simgrid/actor.h>
@@ -168,31 +169,6 @@ static char *run_child(Sim *s, SimResult *out)
   return sim_finish(s, out);
 }
 
-static gboolean read_all(int fd, void *buf, size_t n)
-{
-  for (size_t got = 0; got < n;) {
-    ssize_t r = read(fd, (char *)buf + got, n - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return FALSE;
-    got += (size_t)r;
-  }
-  return TRUE;
-}
-
-static void write_all(int fd, const void *buf, size_t n)
-{
-  for (size_t put = 0; put < n;) {
-    ssize_t r = write(fd, (const char *)buf + put, n - put);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return;
-    put += (size_t)r;
-  }
-}
-
 char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out)
 {
@@ -213,9 +189,9 @@ char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     SimResult r;
     char *w = run_child(s, &r);
     guint32 len = w ? (guint32)strlen(w) : 0;
-    write_all(fds[1], &r, sizeof r);
-    write_all(fds[1], &len, sizeof len);
-    write_all(fds[1], w ? w : "", len);
+    fd_write_all(fds[1], &r, sizeof r);
+    fd_write_all(fds[1], &len, sizeof len);
+    fd_write_all(fds[1], w ? w : "", len);
     _exit(0);
   }
   sim_free(s);
@@ -225,10 +201,10 @@ char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     return g_strdup_printf("simgrid engine: fork: %s", g_strerror(errno));
   }
   guint32 len = 0;
-  gboolean ok = read_all(fds[0], out, sizeof *out) && read_all(fds[0], &len, sizeof len);
+  gboolean ok = fd_read_all(fds[0], out, sizeof *out) && fd_read_all(fds[0], &len, sizeof len);
   if (ok && len) {
     why = g_malloc0(len + 1);
-    ok = read_all(fds[0], why, len);
+    ok = fd_read_all(fds[0], why, len);
   }
   close(fds[0]);
   int status = 0;

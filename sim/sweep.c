@@ -2,6 +2,7 @@
 #include "sweep.h"
 #include "aif_error.h"
 #include "evaluate.h"
+#include "fd_io.h"
 #include "results.h"
 
 #include <errno.h>
@@ -40,19 +41,6 @@ static gint by_point(gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-static gboolean write_all(int fd, const char *s, gsize len)
-{
-  while (len > 0) {
-    ssize_t w = write(fd, s, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return FALSE;
-    s += w, len -= (gsize)w;
-  }
-  return TRUE;
-}
-
 /* Point INDEX evaluated, as its results CSV line. */
 static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile *prof, gsize index)
 {
@@ -73,7 +61,7 @@ static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof
 {
   for (guint i = first; i < todo->len; i += step) {
     g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
-    if (!write_all(fd, line, strlen(line)))
+    if (!fd_write_all(fd, line, strlen(line)))
       return FALSE;
   }
   return TRUE;
