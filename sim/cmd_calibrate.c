@@ -1,9 +1,9 @@
 /* cmd_calibrate.c — `aifsim calibrate [-o PROFILE.yaml] [--quick] [--from RAW.csv]`: run the CUDA
  * calibration kernels on the local GPU (or read a saved run), fit the profile for that GPU's
  * architecture and write it with the raw measurements beside it (PROFILE.raw.csv). */
-#include "config.h"
 #include "calibrate.h"
 #include "commands.h"
+#include "datadir.h"
 #include "results.h"
 
 #include <stdio.h>
@@ -11,19 +11,15 @@
 
 #include "aif_error.h"
 
-/* The kernels' program: $AIFSIM_BENCH, the build tree's, or the installed one. */
+/* The kernels' program: $AIFSIM_BENCH, else the one built or installed with this aifsim, if
+ * it was built (configure found nvcc). */
 static char *bench_path(void)
 {
   const char *env = g_getenv("AIFSIM_BENCH");
   if (env && *env)
     return g_strdup(env);
-  g_autofree char *built = g_build_filename(AIF_BUILDDIR, "calibration", "aifsim-bench", NULL);
-  if (g_file_test(built, G_FILE_TEST_IS_EXECUTABLE))
-    return g_steal_pointer(&built);
-  g_autofree char *installed = g_build_filename(AIF_PKGLIBEXECDIR, "aifsim-bench", NULL);
-  if (g_file_test(installed, G_FILE_TEST_IS_EXECUTABLE))
-    return g_steal_pointer(&installed);
-  return NULL;
+  g_autofree char *path = datadir_program("calibration", "aifsim-bench");
+  return g_file_test(path, G_FILE_TEST_IS_EXECUTABLE) ? g_steal_pointer(&path) : NULL;
 }
 
 /* Runs the kernels; their output, or NULL with why. */
