@@ -92,6 +92,20 @@ static float elapsed(Timer *t)
   return ms * 1e-3f;
 }
 
+/* The shortest of REPS timed runs of WORK (kernels or copies on the default stream). */
+template <typename F> static double best_of(Timer *t, F work)
+{
+  double best = 1e30;
+  for (int r = 0; r < reps; r++) {
+    CK(cudaEventRecord(t->start));
+    work();
+    CK(cudaEventRecord(t->stop));
+    double s = elapsed(t);
+    best = s < best ? s : best;
+  }
+  return best;
+}
+
 static void hbm(Timer *t, size_t bytes, int blocks)
 {
   float4 *a, *b;
@@ -103,19 +117,14 @@ static void hbm(Timer *t, size_t bytes, int blocks)
   CK(cudaMemset(a, 0, bytes));
   const char *names[] = { "read", "write", "copy" };
   for (int kind = 0; kind < 3; kind++) {
-    double best = 1e30;
-    for (int r = 0; r < reps; r++) {
-      CK(cudaEventRecord(t->start));
+    double best = best_of(t, [&] {
       if (kind == 0)
         k_read<<<blocks, 512>>>(a, n, sink);
       else if (kind == 1)
         k_write<<<blocks, 512>>>(b, n);
       else
         k_copy<<<blocks, 512>>>(b, a, n);
-      CK(cudaEventRecord(t->stop));
-      double s = elapsed(t);
-      best = s < best ? s : best;
-    }
+    });
     printf("hbm,%s,,,,%zu,%.9g\n", names[kind], kind == 2 ? 2 * bytes : bytes, best);
   }
   CK(cudaFree(a));
@@ -137,14 +146,7 @@ static void attention(Timer *t, const int *batches, int nb, const int *ctxs, int
   CK(cudaMemset(q, 0, token_bytes));
   for (int i = 0; i < nb; i++)
     for (int j = 0; j < nc; j++) {
-      double best = 1e30;
-      for (int r = 0; r < reps; r++) {
-        CK(cudaEventRecord(t->start));
-        k_attn<<<batches[i], 256>>>(kv, ctxs[j], words, q, out);
-        CK(cudaEventRecord(t->stop));
-        double s = elapsed(t);
-        best = s < best ? s : best;
-      }
+      double best = best_of(t, [&] { k_attn<<<batches[i], 256>>>(kv, ctxs[j], words, q, out); });
       printf("attn,decode,%d,%d,,%zu,%.9g\n", batches[i], ctxs[j], (size_t)batches[i] * ctxs[j] * token_bytes, best);
     }
   CK(cudaFree(kv));
@@ -278,17 +280,9 @@ static void host_copies(Timer *t, size_t bytes)
   CK(cudaMalloc(&d, bytes));
   memset(h, 0, bytes);
   for (int dir = 0; dir < 2; dir++) {
-    double best = 1e30;
-    for (int r = 0; r < reps; r++) {
-      CK(cudaEventRecord(t->start));
-      if (dir == 0)
-        CK(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice));
-      else
-        CK(cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost));
-      CK(cudaEventRecord(t->stop));
-      double s = elapsed(t);
-      best = s < best ? s : best;
-    }
+    double best = best_of(t, [&] {
+      CK(cudaMemcpyAsync(dir == 0 ? d : h, dir == 0 ? h : d, bytes, dir == 0 ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+    });
     printf("%s,pinned,,,,%zu,%.9g\n", dir == 0 ? "h2d" : "d2h", bytes, best);
   }
   CK(cudaFreeHost(h));

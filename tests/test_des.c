@@ -261,6 +261,18 @@ START_TEST(planner_rebalances)
 }
 END_TEST
 
+/* Disaggregated, Poisson at 20 req/s, 6k-10k-token prompts: KV transfers heavy enough (~290 MB
+ * each) for the network to show in TTFT. */
+static ScenarioParams kv_heavy(const Catalog *c)
+{
+  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  p.mode = MODE_DISAGGREGATED;
+  p.rate = 20;
+  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 8192, .min = 6000, .max = 10000 };
+  p.decode.max_batch = 2048;
+  return p;
+}
+
 /* Across racks, KV caches cross the NICs; an oversubscribed fabric (64:1 here, to make it show at
  * this load) makes transfers share a core link with 1/64 of the NICs' bandwidth: each 8k-token
  * cache (288 MB) takes ~7 ms instead of ~1 ms, and first tokens come later. */
@@ -270,11 +282,7 @@ START_TEST(fabric_oversubscription)
   Profile prof;
   profile_defaults(&prof);
   Engine e = deepseek(c, "b200-hgx8", 8, &prof);
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
-  p.mode = MODE_DISAGGREGATED;
-  p.rate = 20;
-  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 8192, .min = 6000, .max = 10000 };
-  p.decode.max_batch = 2048;
+  ScenarioParams p = kv_heavy(c);
   SimResult flat, over;
   p.oversubscription = 1;
   g_autofree char *w1 = serving_simulate(&p, &e, 4, &e, 4, FALSE, &flat);
@@ -319,12 +327,8 @@ START_TEST(simgrid_agrees_with_native)
   ck_assert_close(g.e2e[1], n.e2e[1], 1e-9);
   ck_assert_uint_eq(g.steps, n.steps);
 
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
-  p.mode = MODE_DISAGGREGATED;
-  p.rate = 20;
+  ScenarioParams p = kv_heavy(c);
   p.requests = 600;
-  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 8192, .min = 6000, .max = 10000 };
-  p.decode.max_batch = 2048;
   const struct { const char *sys; int gpus; gboolean same; double over; } cases[] = {
     { "gb200-nvl72", 4, TRUE, 1 }, { "b200-hgx8", 8, FALSE, 1 }, { "b200-hgx8", 8, FALSE, 64 },
   };
