@@ -37,6 +37,11 @@ typedef struct {
   double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */
   gboolean kv_reserve_full;   /* admission reserves KV for the whole ISL + OSL (no eviction) */
   double mtp_acceptance;      /* acceptance of MTP drafts under the stack's acceptance rule */
+  /* Attention-DP balancing (TensorRT-LLM's attention_dp_config): an engine whose ranks each hold
+   * their own sequences holds new prompts until every rank has one (or for this many steps), then
+   * for adp_batching_wait steps more to batch them, so that no rank idles at the experts. */
+  double adp_balance_timeout; /* steps; 0 = no balancing */
+  double adp_batching_wait;   /* steps */
 } StackProfile;
 
 typedef struct {

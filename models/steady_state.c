@@ -14,16 +14,48 @@ typedef struct {
   double tpot, ttft, step, bd, share;
 } Solution;
 
-/* Engine time one prompt costs when its chunks ride along decode steps of BD sequences. */
-static double prefill_cost(const Engine *e, double bd, double ctx, double isl, double chunk)
+/* Engine time one prompt costs when its chunks ride along decode steps of BD sequences, K prompts
+ * to a step (attention data-parallel engines run one on each of up to K ranks at once). */
+static double prefill_cost(const Engine *e, double bd, double ctx, double isl, double chunk, double k)
 {
-  StepBatch with = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_tokens = chunk, .prefill_seqs = 1,
+  StepBatch with = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_tokens = k * chunk, .prefill_seqs = k,
                      .prefill_ctx = isl / 2 };
   StepTime t_with, t_without;
   step_time(e, &with, &t_with);
   with.prefill_tokens = with.prefill_seqs = 0;
   step_time(e, &with, &t_without);
-  return ceil(isl / chunk) * (t_with.total - t_without.total);
+  return ceil(isl / chunk) * (t_with.total - t_without.total) / k;
+}
+
+/* TensorRT-LLM's attention-DP balancing (profile.h) when PROMPTS_PER_STEP arrive: the ranks fill
+ * like coupons, ADP x H(ADP) prompts until every rank has one, or the timeout ends the gathering
+ * first. Gives the steps of one gathering (0: no balancing) and, in *HOLD, the steps a prompt waits
+ * on average: half the gathering, plus the batching wait when every rank got one. */
+static double balance_window(const Engine *e, double prompts_per_step, double *hold)
+{
+  const StackProfile *sp = &e->prof->stack[e->stack];
+  int adp = engine_attn_dp(e);
+  *hold = 0;
+  if (adp <= 1 || sp->adp_balance_timeout <= 0)
+    return 0;
+  double h = 0;
+  for (int k = 1; k <= adp; k++)
+    h += 1.0 / k;
+  double collect = prompts_per_step > 0 ? adp * h / prompts_per_step : INFINITY;
+  if (collect < sp->adp_balance_timeout) {
+    *hold = 0.5 * collect + sp->adp_batching_wait;
+    return collect;
+  }
+  *hold = 0.5 * sp->adp_balance_timeout;
+  return sp->adp_balance_timeout;
+}
+
+/* Prompts that share a prefill step: one unless the engine's attention-DP ranks each take their
+ * own; balancing releases a whole gathering together (up to one per rank). */
+static double prompts_per_prefill_step(const Engine *e, double prompts_per_step)
+{
+  double hold, window = balance_window(e, prompts_per_step, &hold);
+  return CLAMP(prompts_per_step * MAX(1, window), 1, engine_attn_dp(e));
 }
 
 /* One aggregated engine with USERS closed-loop users and room for CAP sequences. Each second the
@@ -35,23 +67,31 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
 {
   double a = engine_tokens_per_step(e), ctx = ld->isl + ld->osl / 2;
   double chunk = ld->chunk > 0 ? MIN(ld->chunk, ld->isl) : ld->isl, n_chunks = ceil(ld->isl / chunk);
-  double budget = ld->chunk > 0 ? ld->chunk : ld->isl;
+  /* each attention-DP rank takes prompts of its own, within a prefill budget of its own */
+  double adp = engine_attn_dp(e), budget = (ld->chunk > 0 ? ld->chunk : ld->isl) * adp;
   double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
   /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise best
    * over the largest batch) */
   double td_cap = step_time_decode(e, cap, ctx);
-  double x_max = 1 / (prefill_cost(e, cap, ctx, ld->isl, chunk) + (ld->osl - 1) / a * td_cap / cap);
-  s->x = 0;
+  /* a saturated attention-DP engine prefills a prompt on every rank at once */
+  double x_max = 1 / (prefill_cost(e, cap, ctx, ld->isl, chunk, adp) + (ld->osl - 1) / a * td_cap / cap);
+  s->x = s->step = 0;
   s->bd = MIN(users, cap);
   for (int it = 0; it < ITERATIONS; it++) {
     double td = step_time_decode(e, s->bd, ctx);
-    double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk);
+    double hold, k = prompts_per_prefill_step(e, s->x * s->step);
+    balance_window(e, s->x * s->step, &hold);
+    double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);
     s->step = td / (1 - s->share);
     s->tpot = s->step / a;
-    /* prompt tokens arriving per step against the step's prefill budget */
+    /* a prompt waits out the step under way, then rides N_CHUNKS steps that each carry one of its
+     * chunks (a decode step plus the chunk's work), and waits behind other prompts as often as
+     * the steps' prefill budget is taken (prompt tokens arriving per step against the budget) */
     double chunk_load = MIN(s->x * s->step * ld->isl / budget, MAX_SHARE);
-    double ttft_engine = s->step * (0.5 + n_chunks / (1 - chunk_load)) + overhead;
+    double ttft_engine = 0.5 * s->step + n_chunks * (td + k * tp / n_chunks) +
+                         n_chunks * s->step * chunk_load / (1 - chunk_load) + overhead +
+                         hold * s->step;
     double decode = (ld->osl - 1) * s->tpot;
     double x_new = MIN(users / (ttft_engine + decode + ld->think_time), MAX_SHARE * x_max);
     s->x = it == 0 ? x_new : 0.5 * s->x + 0.5 * x_new;

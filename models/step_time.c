@@ -102,8 +102,19 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   return layers * t;
 }
 
-/* Collectives of one stage's layers for TOKENS tokens in the step. */
-static double comm_time(const Engine *e, const Rates *r, double tokens, double layers, double moe_layers)
+/* Under attention data-parallelism each sequence lives on one GPU, so a prompt's tokens all land
+ * on one rank: with fewer prompts than ranks the busiest rank holds a whole prompt (chunk), not a
+ * 1/ADP share of the step's prompt tokens. Every rank waits for the busiest at the experts. */
+static double busiest_rank_tokens(const StepBatch *b, double q_per_seq, int adp)
+{
+  double prompts = b->prefill_tokens > 0 ? MAX(b->prefill_seqs, 1.0) : 1.0;
+  return b->decode_seqs * q_per_seq / adp + b->prefill_tokens / MIN(prompts, (double)adp);
+}
+
+/* Collectives of one stage's layers for TOKENS tokens in the step, RANK_TOKENS of them on the
+ * busiest attention rank. */
+static double comm_time(const Engine *e, const Rates *r, double tokens, double rank_tokens, double layers,
+                        double moe_layers)
 {
   const LlmSpec *m = e->model;
   int g = engine_stage_gpus(e);
@@ -112,9 +123,10 @@ static double comm_time(const Engine *e, const Rates *r, double tokens, double l
     return 0;
   if (!e->dp_attention) /* after attention and after the FFN / experts */
     return layers * 2 * comm_allreduce(&r->links, g, act);
-  /* attention data-parallel: experts by all-to-all (FP8 dispatch, BF16 combine); dense FFNs gather
-   * and scatter the tokens, which costs what an all-reduce does */
-  double per_gpu = tokens / g * m->experts_per_token * m->hidden;
+  /* attention data-parallel: experts by all-to-all (FP8 dispatch, BF16 combine), as long as the
+   * busiest rank's share takes; dense FFNs gather and scatter the tokens, which costs what an
+   * all-reduce does */
+  double per_gpu = rank_tokens * m->experts_per_token * m->hidden;
   double a2a = comm_alltoall(&r->links, g, per_gpu * 1.0) + comm_alltoall(&r->links, g, per_gpu * 2.0);
   return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
 }
@@ -128,24 +140,26 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double frac = layers / m->layers;
   double moe_layers = llm_moe_layers(m) * frac, dense_layers = m->dense_layers * frac;
   double dense_b = precision_bytes(engine_dense_precision(e)), w_b = precision_bytes(e->precision);
+  double q_per_seq = 1.0 + e->draft_tokens;
+  double rank_tokens = adp > 1 ? busiest_rank_tokens(b, q_per_seq, adp) : tokens;
+  double rank_prefill = adp > 1 ? rank_tokens - b->decode_seqs * q_per_seq / adp : b->prefill_tokens;
   /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
   double act = 0;
-  out->gemm += layers * gemm(r, r->peak_dense, tokens / adp, llm_attention_params(m) / atp, dense_b, &act);
+  out->gemm += layers * gemm(r, r->peak_dense, rank_tokens, llm_attention_params(m) / atp, dense_b, &act);
   out->busy += layers * act;
   act = 0;
   out->gemm += dense_layers * gemm(r, m->experts ? r->peak_dense : r->peak, tokens, llm_dense_ffn_params(m) / g,
                                    m->experts ? dense_b : w_b, &act);
   out->busy += dense_layers * act;
   /* attention math and KV reads */
-  double q_per_seq = 1.0 + e->draft_tokens;
   double seqs_gpu = b->decode_seqs / adp;
   double kv_bytes = seqs_gpu * memory_kv_bytes_per_seq_gpu(e, b->decode_ctx) * frac * e->pp;
   double flops = (seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) +
-                  b->prefill_tokens / adp * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
+                  rank_prefill * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
                  layers / atp;
   out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, &out->busy);
   out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
-  double c = comm_time(e, r, tokens, layers, moe_layers);
+  double c = comm_time(e, r, tokens, rank_tokens, layers, moe_layers);
   out->comm += c;
   out->busy += c * e->sys->comm_power;
   const StackProfile *sp = &e->prof->stack[e->stack];

@@ -15,7 +15,7 @@ int cmd_validate(int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the predictions to FILE", "PREDICTIONS.csv" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
-    { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "steady (default) or des: event-simulate the concurrency rows", "ENGINE" },
+    { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "des (default: event-simulate the concurrency rows, as their benchmark ran) or steady (the steady-state model, faster)", "ENGINE" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, "fast (default) or simgrid: the event simulation's KV transfers on SimGrid (implies --engine des)", "BACKEND" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
@@ -26,7 +26,7 @@ int cmd_validate(int argc, char **argv)
   if (!cli_parse(ctx, "validate", &argc, &argv))
     return 2;
   gboolean simgrid = backend && strcmp(backend, "simgrid") == 0;
-  gboolean des = (engine && strcmp(engine, "des") == 0) || (simgrid && !engine);
+  gboolean des = !engine || strcmp(engine, "des") == 0;
   if (argc != 2 || (engine && !des && strcmp(engine, "steady") != 0) || (backend && !simgrid && strcmp(backend, "fast") != 0) ||
       (simgrid && !des)) {
     fprintf(stderr, "aifsim validate: expected one MEASURED.csv (and --engine steady or des, --backend fast or simgrid; "

@@ -20,6 +20,8 @@ static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
 static const char *const provisioning_names[] = { "nameplate", "component", NULL };
 static const char *const parallelism_names[] = { "manual", "auto", NULL };
 static const char *const engine_names[] = { "auto", "steady", "des", "simgrid", NULL };
+static const char *const start_names[] = { "spread", "together", NULL };
+static const char *const window_names[] = { "steady", "all", NULL };
 
 #define O(f) offsetof(ScenarioParams, f)
 #define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL }
@@ -63,10 +65,12 @@ static const KtKey keys[] = {
   INT("workload.arrival.users", users, "64", "closed loop: concurrent users", KT_POSITIVE),
   NUM("workload.arrival.rate", rate, DIM_RATE, "1 req/s", "open loop: mean request rate", KT_POSITIVE),
   NUM("workload.arrival.burst_cv", burst_cv, DIM_NONE, "2", "gamma: coefficient of variation of gaps (1 = Poisson)", KT_POSITIVE),
+  ENUM("workload.arrival.start", start, start_names, "spread", "closed loop: users start spread over one request, or together at 0 (a benchmark client)"),
   NUM("workload.arrival.think_time", think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
   INT("workload.requests", requests, "1000", "requests to simulate", KT_POSITIVE),
   NUM("workload.duration", duration, DIM_TIME, "0 s", "simulated time limit (0 = until the requests are done)", KT_NONNEG),
   NUM("workload.warmup", warmup, DIM_TIME, "0 s", "start of the measurement window", KT_NONNEG),
+  ENUM("workload.window", window, window_names, "steady", "steady (after the warm-up or the first tenth of the requests) or all (every request, as a benchmark client reports)"),
   GROUP("workload.shift", "a change of workload during the run (e.g. chat, then long-context research)"),
   NUM("workload.shift.at", shift_at, DIM_TIME, "0 s", "when new requests change their lengths (0 = never)", KT_NONNEG),
   NUM("workload.shift.input", shift_input, DIM_NONE, "0", "mean prompt tokens from then on (0 = unchanged)", KT_NONNEG),

@@ -21,6 +21,8 @@ typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE } Router
 typedef enum { SPEC_NONE, SPEC_MTP } SpecMethod;
 typedef enum { SIM_AUTO, SIM_STEADY, SIM_DES, SIM_SIMGRID } EngineKind;
 typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
+typedef enum { START_SPREAD, START_TOGETHER } StartKind;
+typedef enum { WINDOW_STEADY, WINDOW_ALL } WindowKind;
 
 extern const char *const framework_names[];
 
@@ -51,9 +53,11 @@ typedef struct {
   int users;            /* closed loop: concurrent users */
   double rate;          /* open loop: requests/s */
   double burst_cv;      /* gamma: coefficient of variation of inter-arrival times */
+  int start;            /* StartKind: closed-loop users start spread out, or all at t = 0 */
   double think_time;    /* s, closed loop */
   int requests;
   double duration, warmup; /* s */
+  int window;           /* WindowKind: which requests the figures count */
   double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
   /* serving */
   int framework, precision, kv_precision, mode;

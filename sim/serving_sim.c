@@ -19,6 +19,7 @@ typedef struct {
   double reserved; /* KV tokens held on its current engine */
   int target;      /* the decode engine its KV cache is moving to */
   double entry_step, entry_ctx; /* the engine's step count and its context when it began decoding */
+  int rank;        /* attention-DP rank holding its sequence on its engine */
 } Req;
 
 typedef struct {
@@ -44,6 +45,12 @@ typedef struct {
   int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
   gboolean draining;      /* the planner is moving it to the other pool: it takes no new work */
   gboolean reconfiguring; /* drained, out of service until it changes pool */
+  /* attention data-parallel ranks: each sequence lives on one; the stack may balance prompts
+   * across them (StackProfile.adp_balance_timeout) */
+  int adp;
+  int *rank_ctx, *rank_gen; /* per rank: sequences prefilling, decoding */
+  double *rank_budget;      /* per rank: prompt tokens the step being filled may still take */
+  int adp_wait, adp_batch;  /* the balancer's step counters */
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -108,6 +115,10 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const ScenarioPara
   g->max_running = (int)MIN(es->max_batch, engine_batch_cap(e));
   g->tps = engine_tokens_per_step(e);
   g->green = role == ROLE_AGG ? p->green_prefill_sms : 0;
+  g->adp = engine_attn_dp(e); /* a drained engine changes role: no sequence is on its ranks */
+  g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
+  g->rank_ctx = g_new0(int, g->adp), g->rank_gen = g_new0(int, g->adp), g->rank_budget = g_new0(double, g->adp);
+  g->adp_wait = g->adp_batch = 0;
 }
 
 static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p)
@@ -130,6 +141,7 @@ static void eng_free(gpointer p)
   event_queue_clear(&g->done_at);
   g_array_unref(g->pre);
   g_array_unref(g->pre_tok);
+  g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
   g_free(g);
 }
 
@@ -167,9 +179,20 @@ static void start_decode(Sim *s, Eng *g, int i)
       got += accepted(s, g->e);
   r->entry_step = g->step_count;
   r->entry_ctx = r->isl + r->generated;
+  g->rank_gen[r->rank]++;
   g->n_dec++;
   g->ctx_sum += r->entry_ctx;
   event_queue_push(&g->done_at, g->step_count + steps, 0, i);
+}
+
+/* The rank a new sequence goes to: the one holding the fewest (the first of equals). */
+static int least_busy_rank(const Eng *g)
+{
+  int best = 0;
+  for (int k = 1; k < g->adp; k++)
+    if (g->rank_ctx[k] + g->rank_gen[k] < g->rank_ctx[best] + g->rank_gen[best])
+      best = k;
+  return best;
 }
 
 static void try_admit(Sim *s, Eng *g)
@@ -183,25 +206,37 @@ static void try_admit(Sim *s, Eng *g)
     g_queue_pop_head(&g->waiting);
     r->reserved = n;
     g->kv_used += n;
-    if (g->role == ROLE_DECODE)
+    r->rank = least_busy_rank(g);
+    if (g->role == ROLE_DECODE) {
+      r->first = s->now; /* see kv_arrived */
       start_decode(s, g, i);
-    else
+    } else {
+      g->rank_ctx[r->rank]++;
       g_array_append_val(g->prefilling, i);
+    }
   }
 }
 
 /* Fills the step's prompt chunks from the prefilling requests, in admission order, up to the
- * chunked-prefill budget. */
+ * chunked-prefill budget (each attention-DP rank schedules its own prompts, within a budget of its
+ * own). */
 static void take_prefill(Sim *s, Eng *g, StepBatch *b)
 {
   g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
   const EngineSpec *es = g->role == ROLE_PREFILL ? &s->p->prefill : &s->p->agg;
-  double budget = es->chunked_prefill > 0 ? es->chunked_prefill : 1e18, span = 0, tokens = 0;
-  for (guint k = 0; k < g->prefilling->len && budget > 0; k++) {
+  double span = 0, tokens = 0;
+  int open = g->adp; /* ranks with budget left */
+  for (int k = 0; k < g->adp; k++)
+    g->rank_budget[k] = es->chunked_prefill > 0 ? es->chunked_prefill : 1e18;
+  for (guint k = 0; k < g->prefilling->len && open > 0; k++) {
     int i = g_array_index(g->prefilling, int, k);
     const Req *r = req(s, i);
-    int take = (int)MIN(r->isl - r->prefilled, budget);
-    budget -= take;
+    double *budget = &g->rank_budget[r->rank];
+    int take = (int)MIN(r->isl - r->prefilled, *budget);
+    if (take <= 0)
+      continue;
+    *budget -= take;
+    open -= *budget <= 0;
     g_array_append_val(g->pre, i);
     g_array_append_val(g->pre_tok, take);
     tokens += take;
@@ -216,8 +251,9 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
 static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *t)
 {
   step_time(e, b, t);
-  if (b->prefill_tokens > 0 || g->n_dec == 0 || (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running))
-    return 1;
+  if (b->prefill_tokens > 0 || g->n_dec == 0 || g->prefilling->len > 0 ||
+      (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running))
+    return 1; /* held prompts (attention-DP balancing) are looked at every step */
   double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
   double room = (next_external(s) - s->now) / t->total;
   int n = (int)MIN(MIN(to_done, room), 1 << 16);
@@ -268,6 +304,51 @@ static void start_streams(Sim *s, Eng *g)
   }
 }
 
+static double balance_timeout(const Eng *g)
+{
+  const StackProfile *sp = &g->e->prof->stack[g->e->stack];
+  return g->role == ROLE_AGG && g->adp > 1 ? sp->adp_balance_timeout : 0;
+}
+
+/* TensorRT-LLM's attention-DP balancing, decided once per step: prompts wait until every rank has
+ * one and then for the batching steps (when every rank is decoding too), or until the step counter
+ * reaches the timeout. The counter runs even while no prompt waits, so a lone prompt waits for
+ * what is left of its cycle. A rank with nothing to decode releases the prompts at once. */
+static gboolean balance_holds(Eng *g)
+{
+  double timeout = balance_timeout(g);
+  if (timeout <= 0)
+    return FALSE;
+  gboolean all_ctx = TRUE, all_gen = TRUE;
+  for (int k = 0; k < g->adp; k++)
+    all_ctx &= g->rank_ctx[k] > 0, all_gen &= g->rank_gen[k] > 0;
+  if (all_ctx) {
+    g->adp_wait = 0;
+    if (all_gen && g->adp_batch < g->e->prof->stack[g->e->stack].adp_batching_wait) {
+      g->adp_batch++;
+      return TRUE;
+    }
+    g->adp_batch = 0;
+    return FALSE;
+  }
+  if (++g->adp_wait >= ceil(timeout) || !all_gen) {
+    g->adp_wait = 0;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The balancer's counter through N more steps of a decode-only run (no prompt on any rank). */
+static void balance_idle(Eng *g, int n)
+{
+  int timeout = (int)ceil(balance_timeout(g));
+  gboolean all_gen = TRUE;
+  for (int k = 0; k < g->adp; k++)
+    all_gen &= g->rank_gen[k] > 0;
+  if (timeout > 0)
+    g->adp_wait = all_gen ? (g->adp_wait + n) % timeout : 0;
+}
+
 static void start_step(Sim *s, Eng *g)
 {
   if (s->stop)
@@ -279,11 +360,16 @@ static void start_step(Sim *s, Eng *g)
   if (g->busy)
     return;
   StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->n_dec ? g->ctx_sum / g->n_dec : 0 };
-  take_prefill(s, g, &b);
+  if (balance_holds(g))
+    g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
+  else
+    take_prefill(s, g, &b);
   if (g->n_dec == 0 && g->pre->len == 0)
     return;
   StepTime t;
   g->steps = timed_steps(s, g, g->e, &b, &t);
+  if (g->steps > 1)
+    balance_idle(g, g->steps - 1);
   g->busy = TRUE;
   account_step(s, g, &t, g->steps, g->n_dec, 1);
   event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
@@ -367,8 +453,10 @@ static void complete(Sim *s, int i)
     s->t_start = s->now; /* no warm-up given: the window opens once a tenth of the requests are done */
   if (s->completed >= s->target)
     s->stop = TRUE;
-  else if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED)
-    push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user);
+  else if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED &&
+           (s->p->window != WINDOW_ALL || s->created < s->target))
+    push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user); /* a benchmark client sends
+                                                                         exactly its requests */
 }
 
 /* A decoding request leaves G at its last step. */
@@ -376,6 +464,7 @@ static void finish_decode(Sim *s, Eng *g, int i)
 {
   Req *r = req(s, i);
   g->n_dec--;
+  g->rank_gen[r->rank]--;
   g->ctx_sum -= r->entry_ctx + (g->step_count - r->entry_step) * g->tps;
   g->kv_used -= r->reserved;
   r->generated = r->osl;
@@ -456,6 +545,7 @@ static void prefill_done(Sim *s, Eng *g)
     if (r->prefilled < r->isl)
       continue;
     stop_prefilling(g, i);
+    g->rank_ctx[r->rank]--;
     if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine */
       g->kv_used -= r->reserved;
       start_transfer(s, g, i);
@@ -489,12 +579,15 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
   check_drained(s, g);
 }
 
+/* A prompt's KV cache reached its decode engine. The prefill engine's first token reaches the user
+ * through the decode engine (Dynamo streams from the decode worker), once that engine takes the
+ * request: a full decode pool delays it. */
 static void kv_arrived(Sim *s, int i)
 {
   Req *r = req(s, i);
-  r->first = s->now;
   r->generated = 1;
   if (r->osl <= 1) {
+    r->first = s->now;
     complete(s, i);
     return;
   }
@@ -679,7 +772,9 @@ Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine
     return NULL;
   }
   Sim *sp = g_new0(Sim, 1);
-  *sp = (Sim){ .p = p, .fabric = -1, .t_start = p->warmup > 0 ? p->warmup : -1, .target = (guint)p->requests,
+  /* WINDOW_ALL counts every request from t = 0, as a benchmark client does */
+  double t_start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1;
+  *sp = (Sim){ .p = p, .fabric = -1, .t_start = t_start, .target = (guint)p->requests,
                .front_end = e->prof->stack[e->stack].request_overhead };
   g_autoptr(GError) err = NULL;
   if (!workload_init(&sp->w, p, &err)) {
@@ -725,12 +820,15 @@ Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine
       push_external(sp, g_array_index(sp->w.trace, TraceRow, 0).arrival, EV_ARRIVAL, -1);
   } else if (p->arrival == ARRIVAL_CLOSED) {
     /* users start spread over one request's estimated duration: started together, fixed-length
-     * requests would stay in lock-step forever, a transient no steady state has */
+     * requests would stay in lock-step forever, a transient no steady state has. A benchmark
+     * client (start: together) does start them together, and its figures carry that transient. */
     const Engine *de = d ? d : e;
     double cycle = p->output.mean * step_time_decode(de, MAX(1.0, (double)p->users / (d ? dec : engines)),
                                                      p->input.mean + p->output.mean / 2);
-    for (int u = 0; u < p->users; u++)
-      push_external(sp, cycle * g_rand_double(sp->w.rand), EV_ARRIVAL, u);
+    for (int u = 0; u < p->users; u++) {
+      double t = cycle * g_rand_double(sp->w.rand); /* drawn either way: the seed's stream stays */
+      push_external(sp, p->start == START_TOGETHER ? 0 : t, EV_ARRIVAL, u);
+    }
   } else {
     push_external(sp, 0, EV_ARRIVAL, -1);
   }

@@ -4,9 +4,12 @@
  * continuously: every step decodes one token (or MTP's accepted tokens) for each running sequence
  * and feeds prompt chunks up to the chunked-prefill budget. A request is admitted when the engine
  * has a batch slot and KV-cache room for its whole prompt and answer (no eviction), and waits
- * otherwise. Disaggregated deployments run prefill engines and decode engines; a finished prompt's
- * KV cache moves to the least-loaded decode engine over NVLink (one domain) or the NICs. Requests
- * come from workload.h. Events are engine steps, arrivals and KV transfers, never tokens. */
+ * otherwise. With attention data-parallel each sequence sits on one rank (the least busy), and a
+ * stack that balances prompts across ranks (TensorRT-LLM) holds them as it does. Disaggregated
+ * deployments run prefill engines and decode engines; a finished prompt's KV cache moves to the
+ * least-loaded decode engine over NVLink (one domain) or the NICs. Requests come from workload.h;
+ * figures cover a steady window or, like a benchmark client's, every request. Events are engine
+ * steps, arrivals and KV transfers, never tokens. */
 #ifndef AIF_SERVING_SIM_H
 #define AIF_SERVING_SIM_H
 

@@ -29,8 +29,12 @@ static const struct {
  * the medians may reach. */
 #define SLO_TPOT_FRACTION 0.7
 #define SLO_TTFT_FRACTION 0.5
-/* InferenceX draws each prompt's length uniformly in 80-100% of the nominal length. */
-#define INFERENCEX_ISL_FRACTION 0.9
+/* InferenceX's client (vLLM's benchmark_serving, random dataset, range ratio 0.8) draws each
+ * prompt's and each answer's length uniformly in 80-100% of the nominal length, sends CONC x 10
+ * requests with at most CONC in flight, all of the first CONC at once, and reports figures over
+ * every request. */
+#define INFERENCEX_LEN_FRACTION 0.9
+#define INFERENCEX_PROMPTS_PER_USER 10
 
 static const char *const required[] = {
   "id", "source_kind", "system", "gpus", "model", "precision", "isl", "osl", "concurrency", "scenario", "mode",
@@ -127,8 +131,10 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
     isl = mlperf[ml].isl;
   if (!(isl > 0) || !(osl > 0) || !(gpus >= 1))
     return unsupported(r, "input length, output length or GPU count missing");
-  if (strcmp(r->source_kind, "inferencex") == 0)
-    isl *= INFERENCEX_ISL_FRACTION;
+  if (strcmp(r->source_kind, "inferencex") == 0) {
+    isl *= INFERENCEX_LEN_FRACTION;
+    osl *= INFERENCEX_LEN_FRACTION;
+  }
   r->gpus = (int)gpus;
   r->load = (Load){ .isl = isl, .osl = osl, .max_batch = 1e9, .chunk = 8192 };
   if (strcmp(scenario, "concurrency") == 0) {
@@ -283,21 +289,27 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   out->predicted[MET_SERVER_POWER] = share.it * r->gpus;
 }
 
-/* The measured run as a closed-loop workload: InferenceX draws prompts in 80-100% of the nominal
- * length (r->load.isl holds their mean, 0.9 of it); requests enough for the window to see each user
+/* The measured run as a closed-loop workload. InferenceX rows replay its client (see
+ * INFERENCEX_LEN_FRACTION); others get a steady window over enough requests to see each user
  * several times. */
 static void des_params(const ValRow *r, ScenarioParams *p)
 {
   memset(p, 0, sizeof *p);
   kt_defaults(&scenario_table, p);
-  gboolean ix = strcmp(r->source_kind, "inferencex") == 0;
-  double nominal = ix ? r->load.isl / INFERENCEX_ISL_FRACTION : r->load.isl;
-  p->input = ix ? (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.isl, .min = 0.8 * nominal, .max = nominal }
-                : (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.isl, .min = 1, .max = r->load.isl };
-  p->output = (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.osl, .min = 1, .max = r->load.osl };
   p->arrival = ARRIVAL_CLOSED;
   p->users = (int)r->load.users;
-  p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
+  if (strcmp(r->source_kind, "inferencex") == 0) {
+    double in = r->load.isl / INFERENCEX_LEN_FRACTION, out = r->load.osl / INFERENCEX_LEN_FRACTION;
+    p->input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.isl, .min = 0.8 * in, .max = in };
+    p->output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.osl, .min = 0.8 * out, .max = out };
+    p->requests = INFERENCEX_PROMPTS_PER_USER * p->users;
+    p->start = START_TOGETHER;
+    p->window = WINDOW_ALL;
+  } else {
+    p->input = (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.isl, .min = 1, .max = r->load.isl };
+    p->output = (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.osl, .min = 1, .max = r->load.osl };
+    p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
+  }
   p->mode = r->disaggregated ? MODE_DISAGGREGATED : MODE_AGGREGATED;
   p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = 1 << 20;
   p->agg.chunked_prefill = (int)r->load.chunk;

@@ -130,8 +130,10 @@ expect_rc 0 "validate" "$AIFSIM" validate "$out/m.csv" -o "$out/pred.csv"
 grep -q '^all ' "$out/stdout" && ok || fail "validate prints the error table"
 grep -q '^r1,ok,,[0-9]' "$out/pred.csv" && ok || fail "validate predicts the H200 row"
 grep -q '^r2,infeasible,h200-sxm-hgx8 has no fp4 tensor cores' "$out/pred.csv" && ok || fail "fp4 on Hopper is infeasible with its reason"
-expect_rc 0 "validate by event simulation" "$AIFSIM" validate "$out/m.csv" --engine des -o "$out/pred-des.csv"
-grep -q '^r1,ok,,[0-9].*(des)$' "$out/pred-des.csv" && ok || fail "validate --engine des simulates the concurrency row"
+grep -q '^r1,ok,,[0-9].*(des)$' "$out/pred.csv" && ok || fail "validate event-simulates the concurrency row by default"
+expect_rc 0 "validate by the steady state" "$AIFSIM" validate "$out/m.csv" --engine steady -o "$out/pred-steady.csv"
+grep -q '^r1,ok,,[0-9]' "$out/pred-steady.csv" && ! grep -q '(des)' "$out/pred-steady.csv" && ok ||
+  fail "validate --engine steady uses the steady-state model"
 expect_rc 2 "validate with an unknown engine" "$AIFSIM" validate "$out/m.csv" --engine magic
 expect_rc 0 "validate on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid -o "$out/pred-sg.csv"
 grep -q '^r1,ok,,[0-9].*(simgrid)$' "$out/pred-sg.csv" && ok || fail "validate --backend simgrid simulates the concurrency row"

@@ -177,6 +177,61 @@ START_TEST(trace_replay)
 }
 END_TEST
 
+/* A benchmark client: all users send at t = 0, exactly the requests asked for, every one counted
+ * (vLLM's benchmark_serving with --request-rate inf, as InferenceX runs it). Against the steady
+ * window, which leaves out the first tenth of the requests, it counts them all, and its figures
+ * cover the whole run: tokens / (last completion - 0). */
+START_TEST(benchmark_client_window)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  p.users = 4, p.requests = 40, p.output.mean = 64;
+  p.start = START_TOGETHER, p.window = WINDOW_ALL;
+  SimResult all, steady;
+  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &all);
+  ck_assert_msg(!w1, "%s", w1);
+  ck_assert_uint_eq(all.measured, 40);
+  ck_assert_close(all.out_tok_s * all.window, 40 * 64, 1e-9);
+  ck_assert_close(all.req_s * all.window, 40, 1e-9);
+  p.window = WINDOW_STEADY;
+  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &steady);
+  ck_assert_msg(!w2, "%s", w2);
+  ck_assert_uint_lt(steady.measured, 40);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* TensorRT-LLM's attention-DP balancing holds a new prompt until every rank of the engine has one,
+ * or until its step counter reaches the timeout (50 steps), then the batching wait (10 steps) when
+ * every rank has a prompt. With 64 users on 8 ranks a prompt arrives every few steps, too seldom to
+ * fill 8 ranks before the timeout, so prompts leave with the balancer's cycle: TTFT grows by tens
+ * of steps (InferenceX's B200 rows at 64 users show about 50), never by more than the timeout plus
+ * the batching wait plus the prompt's own step. */
+START_TEST(attention_dp_balancing)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = deepseek(c, "b200-hgx8", 8, &prof);
+  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  p.users = 64, p.requests = 2000;
+  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
+  p.output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 256, .min = 192, .max = 320 };
+  SimResult on, off;
+  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
+  ck_assert_msg(!w1, "%s", w1);
+  prof.stack[STACK_TRTLLM].adp_balance_timeout = 0;
+  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &off);
+  ck_assert_msg(!w2, "%s", w2);
+  double added = on.ttft[0] - off.ttft[0], step = off.tpot[0];
+  ck_assert_msg(added > 10 * step && added < 61 * step, "balancing added %.1f steps", added / step);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Disaggregated: prefill and decode pools; TTFT includes the KV transfer; more decode engines
  * serve more users at the same speed. */
 START_TEST(disaggregated_pools)
@@ -379,6 +434,8 @@ int main(void)
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, trace_replay);
   tcase_add_test(tc, disaggregated_pools);
+  tcase_add_test(tc, benchmark_client_window);
+  tcase_add_test(tc, attention_dp_balancing);
   tcase_add_test(tc, green_contexts);
   tcase_add_test(tc, planner_rebalances);
   tcase_add_test(tc, fabric_oversubscription);

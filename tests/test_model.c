@@ -205,6 +205,61 @@ START_TEST(prefill_compute_bound)
 }
 END_TEST
 
+/* Attention data-parallel: each prompt lives on one rank. DeepSeek-R1 FP8 on 8 H200s, attention DP,
+ * ideal profile; one prefill step of 8192 prompt tokens attending to 2048 tokens on average.
+ * Prefill attention FLOPs per (query, key) pair and layer: 2 x 128 heads x (128 + 64 + 128) = 81920.
+ * One prompt of 8192 tokens: its rank does 8192 x 2048 x 81920 x 61 layers = 8.3844e13 FLOP, at
+ * 989 TFLOP/s (BF16) 84.78 ms, while the other ranks wait at the experts. Eight prompts of 1024:
+ * each rank does an eighth, 10.60 ms. The projections likewise run 8192 vs 1024 rows per rank. */
+START_TEST(attention_dp_prompt_on_one_rank)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  e.ep = 8, e.dp_attention = TRUE;
+  StepBatch one = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 2048 };
+  StepBatch eight = { .prefill_tokens = 8192, .prefill_seqs = 8, .prefill_ctx = 2048 };
+  StepTime t1, t8;
+  step_time(&e, &one, &t1);
+  step_time(&e, &eight, &t8);
+  double flops = 8192.0 * 2048 * 2 * 128 * (128 + 64 + 128) * 61;
+  ck_assert_close(t1.attention, flops / 989e12, 1e-9);
+  ck_assert_close(t1.attention, 84.78e-3, 1e-3);
+  ck_assert_close(t8.attention, flops / 8 / 989e12, 1e-9);
+  ck_assert(t1.gemm > 4 * t8.gemm); /* projections: 8192 rows on one rank against 1024 on each */
+  ck_assert(t1.total > t8.total);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* A lone user's TTFT carries its prompt's compute: Llama-3.3-70B FP8 on 8 H200s, one user, no
+ * request overhead, one chunk per prompt. TTFT = half a step of waiting + the step that carries the
+ * prompt (a decode step plus the prompt's work) + a negligible queueing term, so going from a 1024-
+ * to an 8192-token prompt adds what the prefill of the longer prompt adds over the shorter one
+ * (within 3%: the decode step grows with the context and the queueing term is ~0.5%). */
+START_TEST(ttft_carries_prefill)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 8, &prof);
+  double ttft[2];
+  int isl[2] = { 1024, 8192 };
+  for (int k = 0; k < 2; k++) {
+    Load ld = { .isl = isl[k], .osl = 256, .users = 1, .max_batch = 1e9, .chunk = 8192 };
+    SteadyState ss;
+    g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
+    ck_assert_ptr_null(why);
+    ttft[k] = ss.ttft;
+  }
+  double added = step_time_prefill(&e, 1, 8192) - step_time_prefill(&e, 1, 1024);
+  ck_assert_close(ttft[1] - ttft[0], added, 0.03);
+  ck_assert(added > 0.02); /* the test means something: tens of ms of prefill */
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("model");
@@ -217,6 +272,8 @@ int main(void)
   tcase_add_test(tc, mtp_tokens_per_step);
   tcase_add_test(tc, closed_loop_littles_law);
   tcase_add_test(tc, prefill_compute_bound);
+  tcase_add_test(tc, attention_dp_prompt_on_one_rank);
+  tcase_add_test(tc, ttft_carries_prefill);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
