@@ -282,8 +282,8 @@ START_TEST(green_contexts)
 }
 END_TEST
 
-/* The planner: chat, then long prompts at t = 300 s. Fixed pools drown in prompts; the planner
- * moves decode engines to prefill, so TTFT stays short and more tokens come out. */
+/* The planner: chat, then long (24k-token) prompts at t = 300 s. Fixed pools drown in prompts; the
+ * planner moves decode engines to prefill, so TTFT stays short and more tokens come out. */
 START_TEST(planner_rebalances)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -296,7 +296,7 @@ START_TEST(planner_rebalances)
   p.requests = 6000;
   p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 1024, .min = 820, .max = 1228 };
   p.output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 2048, .min = 1640, .max = 2456 };
-  p.shift_at = 300, p.shift_input = 16384, p.shift_output = 256;
+  p.shift_at = 300, p.shift_input = 24576, p.shift_output = 256;
   p.prefill.chunked_prefill = 16384;
   p.decode.max_batch = 4096;
   SimResult fixed, planned;
