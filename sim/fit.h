@@ -5,9 +5,10 @@
  * efficiency, request overhead), plus the MTP acceptance: about twenty numbers for hundreds of
  * rows, never one per row. Only the architectures and stacks the rows contain are fitted; later
  * architectures without rows inherit the newest fitted one. The objective is the mean Huber loss of
- * log(predicted / measured) over throughput per GPU and tokens/s per user, plus (lightly) the mean
- * absolute log error of TTFT, whose errors are heavy-tailed (start-up bursts, warm-up stalls no
- * model of the engine sees); coordinate descent with shrinking multiplicative steps minimises it.
+ * log(predicted / measured) over throughput per GPU and tokens/s per user, plus (lightly) TTFT's,
+ * with a Huber loss that turns linear past 5%: its errors are heavy-tailed (start-up bursts, warm-up
+ * stalls no model of the engine sees); coordinate descent with shrinking multiplicative steps
+ * minimises it.
  * It runs on the steady state: fast enough for hundreds of trials. Deterministic. */
 #ifndef AIF_FIT_H
 #define AIF_FIT_H
