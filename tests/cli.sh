@@ -157,6 +157,25 @@ grep -q 'no configuration meets the SLO' "$out/stdout" && ok || fail "plan says 
 expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan3" --max-ttft fast
 expect_err "'plan.max_ttft' expects a number with a unit like '2 us', got 'fast'" "plan --max-ttft error"
 
+# a benchmark client: users together at t = 0, every request counted; the first wave queues
+cat >"$out/client.yaml" <<'YAML'
+name: client
+system: h200-sxm-hgx8
+model: llama-3.3-70b
+workload:
+  input: 1024
+  output: 512
+  arrival: {kind: closed, users: 16, start: [spread, together]}
+  requests: 160
+  window: all
+serving: {precision: fp8, engine: des, aggregated: {tp: 8}}
+YAML
+expect_rc 0 "run a benchmark-client scenario" "$AIFSIM" run "$out/client.yaml" -o "$out/client"
+[ "$(grep -c ',ok,' "$out/client/results.csv")" -eq 2 ] && ok || fail "both starts simulate"
+p99s=$(cut -d, -f18 "$out/client/results.csv" | tail -n 2 | tr '\n' ' ')
+awk -v a="${p99s% * }" -v b="${p99s#* }" 'BEGIN { exit !(b > 2 * a) }' && ok ||
+  fail "users started together queue their first prompts (TTFT p99 spread, together: $p99s)"
+
 # every shipped scenario runs
 # calibrate: without a GPU a clear message and exit 2; a saved run of the kernels fits a profile
 # that run reads; a broken one is named at file:line:col
