@@ -50,11 +50,10 @@ static double balance_window(const Engine *e, double prompts_per_step, double *h
   return sp->adp_balance_timeout;
 }
 
-/* Prompts that share a prefill step: one unless the engine's attention-DP ranks each take their
- * own; balancing releases a whole gathering together (up to one per rank). */
-static double prompts_per_prefill_step(const Engine *e, double prompts_per_step)
+/* Prompts that share a prefill step when PROMPTS_PER_STEP arrive and balancing gathers them for
+ * WINDOW steps: one unless the engine's attention-DP ranks each take their own, up to one per rank. */
+static double prompts_per_prefill_step(const Engine *e, double prompts_per_step, double window)
 {
-  double hold, window = balance_window(e, prompts_per_step, &hold);
   return CLAMP(prompts_per_step * MAX(1, window), 1, engine_attn_dp(e));
 }
 
@@ -79,8 +78,8 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   s->bd = MIN(users, cap);
   for (int it = 0; it < ITERATIONS; it++) {
     double td = step_time_decode(e, s->bd, ctx);
-    double hold, k = prompts_per_prefill_step(e, s->x * s->step);
-    balance_window(e, s->x * s->step, &hold);
+    double hold, window = balance_window(e, s->x * s->step, &hold);
+    double k = prompts_per_prefill_step(e, s->x * s->step, window);
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);
     s->step = td / (1 - s->share);

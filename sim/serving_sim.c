@@ -304,10 +304,20 @@ static void start_streams(Sim *s, Eng *g)
   }
 }
 
-static double balance_timeout(const Eng *g)
+/* The balancer's timeout in whole steps (0: this engine does not balance). */
+static int balance_timeout(const Eng *g)
 {
   const StackProfile *sp = &g->e->prof->stack[g->e->stack];
-  return g->role == ROLE_AGG && g->adp > 1 ? sp->adp_balance_timeout : 0;
+  return g->role == ROLE_AGG && g->adp > 1 ? (int)ceil(sp->adp_balance_timeout) : 0;
+}
+
+/* Whether every one of the engine's N ranks counts at least one sequence in V. */
+static gboolean every_rank(const int *v, int n)
+{
+  for (int k = 0; k < n; k++)
+    if (v[k] <= 0)
+      return FALSE;
+  return TRUE;
 }
 
 /* TensorRT-LLM's attention-DP balancing, decided once per step: prompts wait until every rank has
@@ -316,13 +326,11 @@ static double balance_timeout(const Eng *g)
  * what is left of its cycle. A rank with nothing to decode releases the prompts at once. */
 static gboolean balance_holds(Eng *g)
 {
-  double timeout = balance_timeout(g);
+  int timeout = balance_timeout(g);
   if (timeout <= 0)
     return FALSE;
-  gboolean all_ctx = TRUE, all_gen = TRUE;
-  for (int k = 0; k < g->adp; k++)
-    all_ctx &= g->rank_ctx[k] > 0, all_gen &= g->rank_gen[k] > 0;
-  if (all_ctx) {
+  gboolean all_gen = every_rank(g->rank_gen, g->adp);
+  if (every_rank(g->rank_ctx, g->adp)) {
     g->adp_wait = 0;
     if (all_gen && g->adp_batch < g->e->prof->stack[g->e->stack].adp_batching_wait) {
       g->adp_batch++;
@@ -331,7 +339,7 @@ static gboolean balance_holds(Eng *g)
     g->adp_batch = 0;
     return FALSE;
   }
-  if (++g->adp_wait >= ceil(timeout) || !all_gen) {
+  if (++g->adp_wait >= timeout || !all_gen) {
     g->adp_wait = 0;
     return FALSE;
   }
@@ -341,12 +349,9 @@ static gboolean balance_holds(Eng *g)
 /* The balancer's counter through N more steps of a decode-only run (no prompt on any rank). */
 static void balance_idle(Eng *g, int n)
 {
-  int timeout = (int)ceil(balance_timeout(g));
-  gboolean all_gen = TRUE;
-  for (int k = 0; k < g->adp; k++)
-    all_gen &= g->rank_gen[k] > 0;
+  int timeout = balance_timeout(g);
   if (timeout > 0)
-    g->adp_wait = all_gen ? (g->adp_wait + n) % timeout : 0;
+    g->adp_wait = every_rank(g->rank_gen, g->adp) ? (g->adp_wait + n) % timeout : 0;
 }
 
 static void start_step(Sim *s, Eng *g)

@@ -82,6 +82,14 @@ static Engine deepseek(const Catalog *c, const char *sys, int gpus, const Profil
                    .ep = gpus, .dp_attention = TRUE };
 }
 
+/* Prompts and answers drawn around 922 and 256 tokens (InferenceX-style 80-100% ranges): users
+ * do not move in lock-step waves. */
+static void varied_lengths(ScenarioParams *p)
+{
+  p->input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
+  p->output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 256, .min = 192, .max = 320 };
+}
+
 static Engine llama_h200(const Catalog *c, const Profile *prof)
 {
   return (Engine){ .sys = catalog_system(c, "h200-sxm-hgx8"), .model = catalog_model(c, "llama-3.3-70b"), .prof = prof,
@@ -101,8 +109,7 @@ START_TEST(closed_loop_agrees_with_steady_state)
   for (int users = 8; users <= 128; users *= 4) {
     ScenarioParams p = params(c, ARRIVAL_CLOSED);
     p.users = users;
-    p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
-    p.output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 256, .min = 192, .max = 320 };
+    varied_lengths(&p);
     SimResult sr;
     g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
     ck_assert_msg(!why, "%s", why);
@@ -218,8 +225,7 @@ START_TEST(attention_dp_balancing)
   Engine e = deepseek(c, "b200-hgx8", 8, &prof);
   ScenarioParams p = params(c, ARRIVAL_CLOSED);
   p.users = 64, p.requests = 2000;
-  p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
-  p.output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 256, .min = 192, .max = 320 };
+  varied_lengths(&p);
   SimResult on, off;
   g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
   ck_assert_msg(!w1, "%s", w1);
