@@ -19,7 +19,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for a collective that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL }
-#define STACK_KEYS(name, i, adp_timeout, adp_wait)                                                                                 \
+#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
@@ -27,19 +27,25 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL }, \
   { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".kv_reserve_full", KT_BOOL, 0, "false", "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL }, \
+  { name ".handoff_overhead", KT_NUMBER, DIM_TIME, "50 ms", "disaggregated serving: time more between a prompt's prefill and its KV transfer (second hop, worker handshake, transfer set-up)", offsetof(Profile, stack[i].handoff_overhead), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".kv_reserve_full", KT_BOOL, 0, reserve_full, "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL }, \
   { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".mtp_acceptance", KT_NUMBER, DIM_FRACTION, "0.7", "MTP draft acceptance under the stack's rule (validate rows)", offsetof(Profile, stack[i].mtp_acceptance), NULL, 0, NULL, NULL }, \
   { name ".adp_balance_timeout", KT_NUMBER, DIM_NONE, adp_timeout, "attention-DP balancing: steps new prompts are held until every rank has one (0 = off)", offsetof(Profile, stack[i].adp_balance_timeout), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".adp_batching_wait", KT_NUMBER, DIM_NONE, adp_wait, "attention-DP balancing: more steps held once every rank has a prompt, to batch them", offsetof(Profile, stack[i].adp_batching_wait), NULL, KT_NONNEG, NULL, NULL }
+  { name ".adp_batching_wait", KT_NUMBER, DIM_NONE, adp_wait, "attention-DP balancing: more steps held once every rank has a prompt, to batch them", offsetof(Profile, stack[i].adp_batching_wait), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".batch_wait_timeout", KT_NUMBER, DIM_NONE, "0", "batch waiting (no attention-DP): most steps new prompts are held while sequences decode (0 = off)", offsetof(Profile, stack[i].batch_wait_timeout), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".recv_interval", KT_NUMBER, DIM_NONE, "1", "decode steps between the scheduler's looks for new requests (SGLang's scheduler_recv_interval; no attention-DP)", offsetof(Profile, stack[i].recv_interval), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL }
 
 static const KtKey keys[] = {
   { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL },
   ARCH_KEYS("hopper", 0), ARCH_KEYS("blackwell", 1), ARCH_KEYS("blackwell-ultra", 2), ARCH_KEYS("rubin", 3),
   ARCH_KEYS("rubin-ultra", 4),
-  /* TensorRT-LLM's attention_dp_config defaults: timeout_iters 50, batching_wait_iters 10 */
-  STACK_KEYS("trtllm", STACK_TRTLLM, "50", "10"), STACK_KEYS("sglang", STACK_SGLANG, "0", "0"),
-  STACK_KEYS("vllm", STACK_VLLM, "0", "0"),
+  /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
+   * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
+   * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. */
+  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10"), STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0"),
+  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0"),
   { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL },
 };

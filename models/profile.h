@@ -34,6 +34,11 @@ typedef struct {
   int kv_cache;               /* Precision of the KV cache the stack uses unless told (serving below BF16) */
   double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
+  /* s more in disaggregated serving, between the prompt's last step and its KV cache leaving for
+   * the decode engine: the second hop (frontend and router to the decode worker), the bootstrap
+   * handshake between the two workers and the transfer's set-up. A disaggregated TTFT at low load
+   * is request_overhead + prefill + handoff_overhead + the transfer itself. */
+  double handoff_overhead;
   double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */
   gboolean kv_reserve_full;   /* admission reserves KV for the whole ISL + OSL (no eviction) */
   double mtp_acceptance;      /* acceptance of MTP drafts under the stack's acceptance rule */
@@ -42,6 +47,15 @@ typedef struct {
    * for adp_batching_wait steps more to batch them, so that no rank idles at the experts. */
   double adp_balance_timeout; /* steps; 0 = no balancing */
   double adp_batching_wait;   /* steps */
+  /* Batch waiting (TensorRT-LLM's batch_wait_timeout_iters / batch_wait_max_tokens_ratio): an
+   * engine without attention-DP holds new prompts while sequences decode, until the step would
+   * carry batch_wait_tokens of its token budget (prompt and decode tokens) or it has held them for
+   * batch_wait_timeout steps: fewer, fuller prefill steps for the decoding users, at a price in TTFT. */
+  double batch_wait_timeout;  /* steps; 0 = off */
+  double batch_wait_tokens;   /* fraction of the step's token budget */
+  /* SGLang's --scheduler-recv-interval: an engine without attention-DP looks for new requests
+   * after a step with prompt work, when idle, and otherwise once every this many decode steps. */
+  double recv_interval;       /* decode steps; 1 = every step */
 } StackProfile;
 
 typedef struct {

@@ -50,6 +50,27 @@ static double balance_window(const Engine *e, double prompts_per_step, double *h
   return sp->adp_balance_timeout;
 }
 
+/* TensorRT-LLM's batch waiting (profile.h) on an engine without attention-DP, when
+ * PROMPTS_PER_STEP prompts of ISL tokens arrive and DECODE_TOKENS ride every step: the first
+ * prompt is held until enough others arrive to fill the wanted share of the step's BUDGET, or
+ * for the timeout. Gives the steps of one gathering (0: no waiting) and, in *HOLD, the steps a
+ * prompt waits on average (half the gathering). */
+static double batch_wait_window(const Engine *e, double isl, double budget, double decode_tokens,
+                                double prompts_per_step, double *hold)
+{
+  const StackProfile *sp = &e->prof->stack[e->stack];
+  *hold = 0;
+  if (engine_attn_dp(e) > 1 || sp->batch_wait_timeout <= 0 || decode_tokens <= 0 || !(budget > 0))
+    return 0;
+  double want = (sp->batch_wait_tokens * budget - decode_tokens) / isl; /* prompts that end the wait */
+  if (want <= 1)
+    return 0;
+  double collect = prompts_per_step > 0 ? (want - 1) / prompts_per_step : INFINITY;
+  double window = MIN(collect, sp->batch_wait_timeout);
+  *hold = 0.5 * window;
+  return window;
+}
+
 /* Prompts that share a prefill step when PROMPTS_PER_STEP arrive and balancing gathers them for
  * WINDOW steps: one unless the engine's attention-DP ranks each take their own, up to one per rank. */
 static double prompts_per_prefill_step(const Engine *e, double prompts_per_step, double window)
@@ -80,6 +101,18 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
     double td = step_time_decode(e, s->bd, ctx);
     double hold, window = balance_window(e, s->x * s->step, &hold);
     double k = prompts_per_prefill_step(e, s->x * s->step, window);
+    double held, wait = batch_wait_window(e, ld->isl, budget, s->bd * a, s->x * s->step, &held);
+    if (wait > 0) { /* the prompts gathered meanwhile share the released step, as far as it holds them */
+      k = CLAMP(1 + s->x * s->step * wait, 1, MAX(1, floor(budget / ld->isl)));
+      hold = held;
+    }
+    double recv = adp > 1 ? 1 : MAX(1, e->prof->stack[e->stack].recv_interval);
+    if (recv > 1) { /* a prompt meeting other users' decode steps waits for the scheduler's next look,
+                     * half an interval on average (an idle one looks at once); those that arrived
+                     * meanwhile share the step after it */
+      hold += 0.5 * recv * MIN(1, s->bd * (users - 1) / users);
+      k = MAX(k, CLAMP(s->x * s->step * recv, 1, MAX(1, floor(budget / ld->isl))));
+    }
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);
     s->step = td / (1 - s->share);
@@ -182,7 +215,8 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
   double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : ld->isl) / ld->isl));
   double cap = MIN(MIN(md.max_seqs, ld->max_batch), engine_batch_cap(d));
   double users = ld->users > 0 ? ld->users : cap * dec;
-  double t_kv = kv_transfer(p, d, same_domain, ld->isl);
+  /* the handoff (second hop, worker handshake) precedes the transfer */
+  double t_kv = p->prof->stack[p->stack].handoff_overhead + kv_transfer(p, d, same_domain, ld->isl);
   double overhead = ld->users > 0 ? d->prof->stack[d->stack].request_overhead : 0;
   Solution s = { .bd = MIN(users / dec, cap) };
   double k = 1, rho = 0;

@@ -16,19 +16,22 @@ void event_queue_clear(EventQueue *q) { g_clear_pointer(&q->heap, g_array_unref)
 
 guint event_queue_size(const EventQueue *q) { return q->heap->len; }
 
+/* Both sifts move a hole rather than swap pairs: one copy per level instead of three (the queue's
+ * pops are the event simulation's largest single cost). */
 void event_queue_push(EventQueue *q, double time, int kind, int who)
 {
   Event e = { time, q->next_seq++, kind, who };
-  g_array_append_val(q->heap, e);
+  g_array_set_size(q->heap, q->heap->len + 1);
   Event *h = (Event *)q->heap->data;
-  for (guint i = q->heap->len - 1; i > 0;) { /* sift up */
+  guint i = q->heap->len - 1;
+  while (i > 0) { /* sift the hole up to where E belongs */
     guint parent = (i - 1) / 2;
-    if (!before(&h[i], &h[parent]))
+    if (!before(&e, &h[parent]))
       break;
-    Event t = h[i];
-    h[i] = h[parent], h[parent] = t;
+    h[i] = h[parent];
     i = parent;
   }
+  h[i] = e;
 }
 
 gboolean event_queue_pop(EventQueue *q, Event *out)
@@ -37,20 +40,22 @@ gboolean event_queue_pop(EventQueue *q, Event *out)
     return FALSE;
   Event *h = (Event *)q->heap->data;
   *out = h[0];
-  h[0] = h[q->heap->len - 1];
-  g_array_set_size(q->heap, q->heap->len - 1);
-  guint n = q->heap->len;
-  for (guint i = 0;;) { /* sift down */
-    guint l = 2 * i + 1, r = l + 1, m = i;
-    if (l < n && before(&h[l], &h[m]))
-      m = l;
-    if (r < n && before(&h[r], &h[m]))
-      m = r;
-    if (m == i)
+  guint n = q->heap->len - 1;
+  Event last = h[n];
+  g_array_set_size(q->heap, n);
+  guint i = 0;
+  for (;;) { /* sift the hole down to where the last event belongs */
+    guint c = 2 * i + 1;
+    if (c >= n)
       break;
-    Event t = h[i];
-    h[i] = h[m], h[m] = t;
-    i = m;
+    if (c + 1 < n && before(&h[c + 1], &h[c]))
+      c++;
+    if (!before(&h[c], &last))
+      break;
+    h[i] = h[c];
+    i = c;
   }
+  if (n > 0)
+    h[i] = last;
   return TRUE;
 }

@@ -48,19 +48,27 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
   return n ? sum / n : 0;
 }
 
-/* Which architectures, stacks and features the rows exercise. */
-static void used(GPtrArray *rows, gboolean arch[N_ARCH], gboolean fp4[N_ARCH], gboolean moe[N_ARCH],
-                 gboolean stack[N_STACK], gboolean *mtp)
+/* Which architectures, stacks and features the rows exercise: a parameter no row depends on is
+ * not fitted. */
+typedef struct {
+  gboolean arch[N_ARCH], fp4[N_ARCH], moe[N_ARCH];
+  gboolean stack[N_STACK], disaggregated[N_STACK]; /* rows of the stack; disaggregated rows of it */
+  gboolean mtp;
+} Used;
+
+static void used(GPtrArray *rows, Used *u)
 {
+  *u = (Used){ 0 };
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
     if (r->unsupported)
       continue;
-    arch[r->sys->arch] = TRUE;
-    fp4[r->sys->arch] |= r->decode.precision == PREC_FP4;
-    moe[r->sys->arch] |= r->model->experts > 0;
-    stack[r->decode.stack] = TRUE;
-    *mtp |= r->decode.draft_tokens != 0;
+    u->arch[r->sys->arch] = TRUE;
+    u->fp4[r->sys->arch] |= r->decode.precision == PREC_FP4;
+    u->moe[r->sys->arch] |= r->model->experts > 0;
+    u->stack[r->decode.stack] = TRUE;
+    u->disaggregated[r->decode.stack] |= r->disaggregated;
+    u->mtp |= r->draft_tokens != 0;
   }
 }
 
@@ -79,28 +87,28 @@ static gboolean crosses_domain(GPtrArray *rows, int arch)
 
 static GArray *parameters(GPtrArray *rows, Profile *p)
 {
-  gboolean arch[N_ARCH] = { 0 }, fp4[N_ARCH] = { 0 }, moe[N_ARCH] = { 0 }, stack[N_STACK] = { 0 }, mtp = FALSE;
-  used(rows, arch, fp4, moe, stack, &mtp);
+  Used u;
+  used(rows, &u);
   GArray *ps = g_array_new(FALSE, FALSE, sizeof(Param));
 #define ADD(field, a, b) g_array_append_val(ps, ((Param){ &(field), a, b }))
   for (int a = 0; a < N_ARCH; a++) {
-    if (!arch[a])
+    if (!u.arch[a])
       continue;
     ArchProfile *ap = &p->arch[a];
     ADD(ap->hbm_efficiency, 0.5, 0.95);
     ADD(ap->gemm_efficiency, 0.3, 0.9);
-    if (fp4[a])
+    if (u.fp4[a])
       ADD(ap->fp4_efficiency, 0.15, 0.9);
     ADD(ap->collective_latency, 1e-6, 80e-6);
     if (crosses_domain(rows, a))
       ADD(ap->nic_latency, 1e-6, 300e-6);
     ADD(ap->attention_efficiency, 0.1, 0.9);
     ADD(ap->gemm_half_m, 8, 512);
-    if (moe[a])
+    if (u.moe[a])
       ADD(ap->moe_efficiency, 0.2, 2.0);
   }
   for (int s = 0; s < N_STACK; s++) {
-    if (!stack[s])
+    if (!u.stack[s])
       continue;
     StackProfile *sp = &p->stack[s];
     ADD(sp->step_overhead, 1e-4, 20e-3);
@@ -108,8 +116,10 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
     ADD(sp->moe_layer_overhead, 1e-6, 300e-6);
     ADD(sp->kernel_efficiency, 0.5, 1.5);
     ADD(sp->request_overhead, 1e-3, 0.5);
+    if (u.disaggregated[s])
+      ADD(sp->handoff_overhead, 1e-3, 1.0);
     ADD(sp->max_seqs_per_rank, 16, 2048);
-    if (mtp)
+    if (u.mtp)
       ADD(sp->mtp_acceptance, 0.2, 0.95);
   }
 #undef ADD
@@ -119,11 +129,11 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
 /* Architectures without rows take the newest fitted architecture's efficiencies. */
 static void carry_forward(GPtrArray *rows, Profile *p)
 {
-  gboolean arch[N_ARCH] = { 0 }, fp4[N_ARCH] = { 0 }, moe[N_ARCH] = { 0 }, stack[N_STACK] = { 0 }, mtp = FALSE;
-  used(rows, arch, fp4, moe, stack, &mtp);
+  Used u;
+  used(rows, &u);
   int last = -1;
   for (int a = 0; a < N_ARCH; a++) {
-    if (arch[a])
+    if (u.arch[a])
       last = a;
     else if (last >= 0)
       p->arch[a] = p->arch[last];

@@ -11,12 +11,13 @@
 #include <string.h>
 
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_STEP, EV_KV, EV_NET, EV_PSTEP, EV_PLAN, EV_RECONF };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF };
 
 typedef struct {
   double arrival, first, done;
   int isl, osl, prefilled, generated, user;
   double reserved; /* KV tokens held on its current engine */
+  int source;      /* the prefill engine that ran its prompt (disaggregated) */
   int target;      /* the decode engine its KV cache is moving to */
   double entry_step, entry_ctx; /* the engine's step count and its context when it began decoding */
   int rank;        /* attention-DP rank holding its sequence on its engine */
@@ -38,6 +39,11 @@ typedef struct {
   double tps;             /* expected tokens per decode step per sequence (MTP: above 1) */
   EventQueue done_at;     /* decoding requests keyed by the step count at which they finish */
   gboolean busy;
+  /* the end of the step (or run of decode steps) in flight, and its place in the order of events
+   * (a number drawn from the event queue's sequence): engines keep their own step events, so the
+   * queue holds only the outside events a decode run must stop for */
+  double step_at;
+  guint64 step_seq;
   double green;           /* Green Contexts: SM share of a separate prefill stream (0: one stream) */
   gboolean pbusy;         /* that prefill stream has a step in flight */
   GArray *pre, *pre_tok;  /* the step in flight: prefilling requests and their tokens */
@@ -51,6 +57,11 @@ typedef struct {
   int *rank_ctx, *rank_gen; /* per rank: sequences prefilling, decoding */
   double *rank_budget;      /* per rank: prompt tokens the step being filled may still take */
   int adp_wait, adp_batch;  /* the balancer's step counters */
+  int batch_wait;           /* steps prompts have been held by batch waiting */
+  /* requests that reached the engine but that its scheduler has not looked at yet
+   * (StackProfile.recv_interval), and the decode steps since it last looked */
+  GQueue inbox;
+  int recv_count;
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -59,9 +70,8 @@ typedef struct {
 struct Sim {
   const ScenarioParams *p;
   Workload w;
-  EventQueue q;
-  EventQueue external;    /* the arrivals, entries and KV transfers of Q again: how far a decode-only
-                           * engine may run ahead in one event (see start_step) */
+  EventQueue q;           /* every event but the engines' steps (Eng.step_at): arrivals, entries,
+                           * transfers, prefill streams, the planner */
   GArray *reqs;           /* Req */
   GPtrArray *engs;        /* Eng *: aggregated, or prefill then decode engines (the planner moves them) */
   int rr;
@@ -73,10 +83,14 @@ struct Sim {
   gpointer transfer_user;
   double now;
   Network net;            /* KV transfers between pools, max-min fair */
-  int net_version;        /* stamps EV_NET events; older stamps are stale */
+  /* the network's next flow end, kept like an engine's step (its time changes whenever a flow
+   * starts or ends, so it is not queued), and its place in the order of events */
+  double net_at;
+  guint64 net_seq;
   gboolean same_domain;   /* both pools in one NVLink domain */
   int fabric;             /* the oversubscribed scale-out core every cross-domain flow crosses; -1: none */
   double kv_bytes_per_token, link_latency;
+  double handoff;         /* s from a prompt's last step to its KV transfer (the stack's handoff_overhead) */
   double front_end;       /* s before a new request reaches an engine (the stack's request overhead) */
   guint created, completed, target;
   gboolean stop;
@@ -89,16 +103,20 @@ struct Sim {
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
 
-/* Events from outside the engines go into both queues; they leave both in the same order. */
-static void push_external(Sim *s, double t, int kind, int who)
-{
-  event_queue_push(&s->q, t, kind, who);
-  event_queue_push(&s->external, t, kind, who);
-}
+static void push_external(Sim *s, double t, int kind, int who) { event_queue_push(&s->q, t, kind, who); }
 
+/* How far a decode-only engine may run ahead in one event: to the next outside event (a flow's end
+ * brings a KV cache soon after). */
 static double next_external(const Sim *s)
 {
-  return s->external.heap->len ? g_array_index(s->external.heap, Event, 0).time : INFINITY;
+  return MIN(s->q.heap->len ? g_array_index(s->q.heap, Event, 0).time : INFINITY, s->net_at);
+}
+
+/* G's step in flight ends at T; it takes its turn among the queued events by sequence number. */
+static void schedule_step(Sim *s, Eng *g, double t)
+{
+  g->step_at = t;
+  g->step_seq = s->q.next_seq++;
 }
 
 /* Sets what G is: its role, its engine, its KV room and batch cap. */
@@ -118,7 +136,7 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const ScenarioPara
   g->adp = engine_attn_dp(e); /* a drained engine changes role: no sequence is on its ranks */
   g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
   g->rank_ctx = g_new0(int, g->adp), g->rank_gen = g_new0(int, g->adp), g->rank_budget = g_new0(double, g->adp);
-  g->adp_wait = g->adp_batch = 0;
+  g->adp_wait = g->adp_batch = g->batch_wait = g->recv_count = 0;
 }
 
 static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p)
@@ -126,6 +144,7 @@ static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p)
   Eng *g = g_new0(Eng, 1);
   eng_configure(g, role, e, p);
   g_queue_init(&g->waiting);
+  g_queue_init(&g->inbox);
   g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
   event_queue_init(&g->done_at);
   g->pre = g_array_new(FALSE, FALSE, sizeof(int));
@@ -137,6 +156,7 @@ static void eng_free(gpointer p)
 {
   Eng *g = p;
   g_queue_clear(&g->waiting);
+  g_queue_clear(&g->inbox);
   g_array_unref(g->prefilling);
   event_queue_clear(&g->done_at);
   g_array_unref(g->pre);
@@ -245,6 +265,28 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
   b->prefill_tokens = tokens, b->prefill_seqs = g->pre->len, b->prefill_ctx = tokens ? span / tokens : 0;
 }
 
+/* Decode steps between the scheduler's looks for new requests (1: every step). */
+static int recv_interval(const Eng *g)
+{
+  const StackProfile *sp = &g->e->prof->stack[g->e->stack];
+  return g->role == ROLE_AGG && g->adp == 1 ? MAX(1, (int)lround(sp->recv_interval)) : 1;
+}
+
+/* SGLang's receive skipping after a step (or run of STEPS decode steps) ends: a step with prompt
+ * work makes the scheduler look at once, as does having nothing left to run (its idle loop spins);
+ * decode steps count towards the interval. */
+static void recv_after_step(Eng *g, gboolean had_prefill, int steps)
+{
+  int n = recv_interval(g);
+  gboolean idle = g->n_dec == 0 && g->prefilling->len == 0 && g_queue_is_empty(&g->waiting);
+  g->recv_count = had_prefill || idle ? n : g->recv_count + steps;
+  if (g->recv_count < n)
+    return;
+  g->recv_count = 0;
+  while (!g_queue_is_empty(&g->inbox))
+    g_queue_push_tail(&g->waiting, g_queue_pop_head(&g->inbox));
+}
+
 /* Times B on E. A decode-only batch that cannot change before its next completion or the next
  * request from outside runs those steps as one event, timed at their mean context: the count is
  * returned. */
@@ -253,9 +295,11 @@ static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *
   step_time(e, b, t);
   if (b->prefill_tokens > 0 || g->n_dec == 0 || g->prefilling->len > 0 ||
       (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running))
-    return 1; /* held prompts (attention-DP balancing) are looked at every step */
+    return 1; /* held prompts (balancing, batch waiting) are looked at every step */
   double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
   double room = (next_external(s) - s->now) / t->total;
+  if (!g_queue_is_empty(&g->inbox)) /* the run ends where the scheduler next looks */
+    room = MIN(room, recv_interval(g) - g->recv_count);
   int n = (int)MIN(MIN(to_done, room), 1 << 16);
   if (n < 2)
     return 1;
@@ -300,7 +344,7 @@ static void start_streams(Sim *s, Eng *g)
     g->steps = timed_steps(s, g, &de, &b, &t);
     g->busy = TRUE;
     account_step(s, g, &t, g->steps, g->n_dec, 1 - g->green);
-    event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
+    schedule_step(s, g, s->now + g->steps * t.total);
   }
 }
 
@@ -354,6 +398,33 @@ static void balance_idle(Eng *g, int n)
     g->adp_wait = every_rank(g->rank_gen, g->adp) ? (g->adp_wait + n) % timeout : 0;
 }
 
+/* TensorRT-LLM's batch waiting (StackProfile.batch_wait_timeout), decided once per step on an
+ * engine without attention-DP: while sequences decode, new prompts wait until the step would carry
+ * the wanted share of its token budget or the wait reaches its timeout. */
+static gboolean batch_wait_holds(Sim *s, Eng *g)
+{
+  const StackProfile *sp = &g->e->prof->stack[g->e->stack];
+  double budget = s->p->agg.chunked_prefill;
+  if (g->role != ROLE_AGG || g->adp > 1 || sp->batch_wait_timeout <= 0 || !(budget > 0) ||
+      g->prefilling->len == 0)
+    return FALSE;
+  if (g->n_dec == 0) { /* nobody decodes: holding the prompts would only idle the engine */
+    g->batch_wait = 0;
+    return FALSE;
+  }
+  double tokens = g->n_dec * g->tps;
+  for (guint k = 0; k < g->prefilling->len && tokens < budget; k++) {
+    const Req *r = req(s, g_array_index(g->prefilling, int, k));
+    tokens += r->isl - r->prefilled;
+  }
+  if (g->batch_wait < sp->batch_wait_timeout && MIN(tokens, budget) < sp->batch_wait_tokens * budget) {
+    g->batch_wait++;
+    return TRUE;
+  }
+  g->batch_wait = 0;
+  return FALSE;
+}
+
 static void start_step(Sim *s, Eng *g)
 {
   if (s->stop)
@@ -365,7 +436,7 @@ static void start_step(Sim *s, Eng *g)
   if (g->busy)
     return;
   StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->n_dec ? g->ctx_sum / g->n_dec : 0 };
-  if (balance_holds(g))
+  if (balance_holds(g) || batch_wait_holds(s, g))
     g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
   else
     take_prefill(s, g, &b);
@@ -377,7 +448,7 @@ static void start_step(Sim *s, Eng *g)
     balance_idle(g, g->steps - 1);
   g->busy = TRUE;
   account_step(s, g, &t, g->steps, g->n_dec, 1);
-  event_queue_push(&s->q, s->now + g->steps * t.total, EV_STEP, g->id);
+  schedule_step(s, g, s->now + g->steps * t.total);
 }
 
 /* The engine of ROLE in service with the least work, or NULL. */
@@ -431,7 +502,9 @@ static void new_request(Sim *s, int user, int isl, int osl)
 static void enter(Sim *s, int i)
 {
   Eng *g = route(s);
-  g_queue_push_tail(&g->waiting, GINT_TO_POINTER(i));
+  /* a busy scheduler that skips receives sees the request when it next looks; an idle one at once */
+  gboolean unseen = recv_interval(g) > 1 && (g->busy || g->pbusy);
+  g_queue_push_tail(unseen ? &g->inbox : &g->waiting, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
 }
@@ -476,13 +549,12 @@ static void finish_decode(Sim *s, Eng *g, int i)
   complete(s, i);
 }
 
-/* The next end among the network's flows, as an event stamped with the network's version. */
+/* The next end among the network's flows becomes the network's pending event. */
 static void schedule_network(Sim *s)
 {
   int f;
-  double t = network_next_end(&s->net, &f);
-  if (isfinite(t))
-    push_external(s, t, EV_NET, ++s->net_version);
+  s->net_at = network_next_end(&s->net, &f);
+  s->net_seq = s->q.next_seq++;
 }
 
 /* A finished prompt's KV cache starts for the least-loaded decode engine: over NVLink when both
@@ -503,10 +575,8 @@ static void start_transfer(Sim *s, Eng *from, int i)
   schedule_network(s);
 }
 
-static void network_event(Sim *s, int version)
+static void network_event(Sim *s)
 {
-  if (version != s->net_version)
-    return; /* the rates changed after this event was scheduled */
   network_advance(&s->net, s->now);
   for (guint k = 0; k < s->net.flows->len; k++) {
     Flow *f = &g_array_index(s->net.flows, Flow, k);
@@ -551,9 +621,10 @@ static void prefill_done(Sim *s, Eng *g)
       continue;
     stop_prefilling(g, i);
     g->rank_ctx[r->rank]--;
-    if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine */
+    if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine, after the handoff */
       g->kv_used -= r->reserved;
-      start_transfer(s, g, i);
+      r->source = g->id;
+      push_external(s, s->now + s->handoff, EV_HANDOFF, i);
       continue;
     }
     r->first = s->now; /* the prompt's last chunk yields the first token */
@@ -570,6 +641,7 @@ static void prefill_done(Sim *s, Eng *g)
 
 static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
 {
+  gboolean had_prefill = g->pre->len > 0;
   if (prefill_stream) {
     g->pbusy = FALSE;
     prefill_done(s, g);
@@ -579,6 +651,7 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
     if (g->green == 0)
       prefill_done(s, g);
   }
+  recv_after_step(g, had_prefill, prefill_stream ? 0 : g->steps);
   try_admit(s, g);
   start_step(s, g);
   check_drained(s, g);
@@ -678,17 +751,46 @@ static void arrival(Sim *s, int who)
     push_external(s, s->now + workload_gap(&s->w), EV_ARRIVAL, -1);
 }
 
-static gint cmp_double(gconstpointer a, gconstpointer b)
+/* Reorders V[FROM..N) so that V[K] is the value a sort would put there, smaller or equal values
+ * before it and larger or equal after (quickselect, median-of-three pivots): a quantile without
+ * sorting every latency. */
+static void select_kth(double *v, guint from, guint n, guint k)
 {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+  guint lo = from, hi = n - 1;
+  while (lo < hi) {
+    guint mid = lo + (hi - lo) / 2;
+    double a = v[lo], b = v[mid], c = v[hi];
+    double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+    guint i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot)
+        i++;
+      while (v[j] > pivot)
+        j--;
+      if (i <= j) {
+        double t = v[i];
+        v[i] = v[j], v[j] = t;
+        i++;
+        if (j == 0)
+          break;
+        j--;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return; /* between the two parts: equal to the pivot */
+  }
 }
 
-/* p50, p90, p99 of V (sorted here), by linear interpolation. */
+/* p50, p90, p99 of V (reordered here), by linear interpolation between the order statistics. */
 static void percentiles(GArray *v, double out[3])
 {
   static const double q[3] = { 0.5, 0.9, 0.99 };
-  g_array_sort(v, cmp_double);
+  double *x = (double *)v->data;
+  guint from = 0;
   for (int k = 0; k < 3; k++) {
     if (v->len == 0) {
       out[k] = NAN;
@@ -696,8 +798,12 @@ static void percentiles(GArray *v, double out[3])
     }
     double pos = q[k] * (v->len - 1);
     guint lo = (guint)floor(pos), hi = MIN(lo + 1, v->len - 1);
-    double a = g_array_index(v, double, lo), b = g_array_index(v, double, hi);
+    select_kth(x, from, v->len, lo);
+    double a = x[lo], b = a;
+    for (guint m = lo + 1; m < v->len && hi > lo; m++) /* the next order statistic: the least above */
+      b = m == lo + 1 || x[m] < b ? x[m] : b;
     out[k] = a + (b - a) * (pos - lo);
+    from = lo; /* the quantiles ascend: later ones lie at or after this one */
   }
 }
 
@@ -779,7 +885,7 @@ Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine
   Sim *sp = g_new0(Sim, 1);
   /* WINDOW_ALL counts every request from t = 0, as a benchmark client does */
   double t_start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1;
-  *sp = (Sim){ .p = p, .fabric = -1, .t_start = t_start, .target = (guint)p->requests,
+  *sp = (Sim){ .p = p, .fabric = -1, .net_at = INFINITY, .t_start = t_start, .target = (guint)p->requests,
                .front_end = e->prof->stack[e->stack].request_overhead };
   g_autoptr(GError) err = NULL;
   if (!workload_init(&sp->w, p, &err)) {
@@ -788,7 +894,6 @@ Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine
     return NULL;
   }
   event_queue_init(&sp->q);
-  event_queue_init(&sp->external);
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
   sp->done_ids = g_array_new(FALSE, FALSE, sizeof(int));
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
@@ -805,6 +910,7 @@ Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine
     comm_links(e->sys, &e->prof->arch[e->sys->arch], 1.0, &l);
     sp->same_domain = same_domain;
     sp->link_latency = l.latency;
+    sp->handoff = e->prof->stack[e->stack].handoff_overhead;
     sp->kv_bytes_per_token = memory_kv_bytes_per_token_layer(e->model, d->kv_precision) * e->model->layers;
     double nics = 0;
     for (guint k = 0; k < sp->engs->len; k++) {
@@ -842,37 +948,68 @@ Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine
   return sp;
 }
 
+/* The next event: the queue's first, the network's next flow end or an engine's step end, whichever
+ * is earliest (ties in the order they were scheduled). Gives the engine, or NULL with *NET set for
+ * the network, or neither for the queue's event; *T is INFINITY when none is left. */
+static Eng *next_event(const Sim *s, double *t, gboolean *net)
+{
+  const Event *top = s->q.heap->len ? &g_array_index(s->q.heap, Event, 0) : NULL;
+  Eng *best = NULL;
+  *t = top ? top->time : INFINITY;
+  guint64 seq = top ? top->seq : G_MAXUINT64;
+  *net = s->net_at < *t || (s->net_at == *t && isfinite(*t) && s->net_seq < seq);
+  if (*net)
+    *t = s->net_at, seq = s->net_seq;
+  for (guint k = 0; k < s->engs->len; k++) {
+    Eng *g = s->engs->pdata[k];
+    if (g->busy && (g->step_at < *t || (g->step_at == *t && g->step_seq < seq)))
+      best = g, *t = g->step_at, seq = g->step_seq, *net = FALSE;
+  }
+  return best;
+}
+
 gboolean sim_next_time(Sim *s, double *t)
 {
-  if (s->stop || !s->q.heap->len)
+  gboolean net;
+  if (s->stop)
     return FALSE;
-  *t = g_array_index(s->q.heap, Event, 0).time;
-  return !(s->p->duration > 0 && *t > s->p->duration);
+  next_event(s, t, &net);
+  return isfinite(*t) && !(s->p->duration > 0 && *t > s->p->duration);
 }
 
 gboolean sim_step(Sim *s)
 {
-  Event ev;
   double t;
-  if (!sim_next_time(s, &t) || !event_queue_pop(&s->q, &ev))
+  gboolean net;
+  if (s->stop)
     return FALSE;
-  s->now = ev.time;
-  if (ev.kind != EV_STEP) {
-    Event twin;
-    event_queue_pop(&s->external, &twin);
+  Eng *g = next_event(s, &t, &net);
+  if (!isfinite(t) || (s->p->duration > 0 && t > s->p->duration))
+    return FALSE;
+  s->now = t;
+  if (g) {
+    step_done(s, g, FALSE);
+    return TRUE;
   }
+  if (net) {
+    s->net_at = INFINITY;
+    network_event(s);
+    return TRUE;
+  }
+  Event ev;
+  event_queue_pop(&s->q, &ev);
   if (ev.kind == EV_ARRIVAL)
     arrival(s, ev.who);
   else if (ev.kind == EV_ENTER)
     enter(s, ev.who);
-  else if (ev.kind == EV_STEP || ev.kind == EV_PSTEP)
-    step_done(s, s->engs->pdata[ev.who], ev.kind == EV_PSTEP);
-  else if (ev.kind == EV_NET)
-    network_event(s, ev.who);
+  else if (ev.kind == EV_PSTEP)
+    step_done(s, s->engs->pdata[ev.who], TRUE);
   else if (ev.kind == EV_PLAN)
     plan(s);
   else if (ev.kind == EV_RECONF)
     reconfigured(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_HANDOFF)
+    start_transfer(s, s->engs->pdata[req(s, ev.who)->source], ev.who);
   else
     kv_arrived(s, ev.who);
   return TRUE;
@@ -919,7 +1056,6 @@ void sim_free(Sim *s)
   if (!s)
     return;
   event_queue_clear(&s->q);
-  event_queue_clear(&s->external);
   network_clear(&s->net);
   workload_clear(&s->w);
   g_array_unref(s->reqs);

@@ -36,6 +36,57 @@ static const struct {
 #define INFERENCEX_LEN_FRACTION 0.9
 #define INFERENCEX_PROMPTS_PER_USER 10
 
+/* How InferenceX's scripts launch TensorRT-LLM for DeepSeek-R1 (benchmarks/dsr1_*_trt*.sh):
+ * attention_dp_config {timeout_iters 60, batching_wait_iters 0}; MTP with 1 draft token under
+ * attention-DP, 3 without; max_num_tokens (the step's token budget, per rank under attention-DP)
+ * (MTP drafts + 1) x max batch + ISL + 64 rounded up to 64, the max batch being CONC per rank,
+ * or without MTP CONC + ISL + 64, at least 8192; and on B200 in FP8 at 1k/1k with 64-255 users,
+ * batch waiting {batch_wait_timeout_iters 40, batch_wait_max_tokens_ratio 0.8}. */
+static void inferencex_trtllm_launch(ValRow *r, double isl, double osl, gboolean mtp)
+{
+  const Engine *e = &r->decode;
+  double conc = r->load.users, ranks = e->dp_attention ? e->gpus : 1;
+  r->launch = TRUE;
+  r->adp_balance_timeout = 60, r->adp_batching_wait = 0;
+  r->recv_interval = NAN;
+  if (mtp) {
+    r->draft_tokens = e->dp_attention ? 1 : 3;
+    r->load.chunk = ceil(((r->draft_tokens + 1) * ceil(conc / ranks) + isl + 64) / 64) * 64;
+  } else {
+    r->load.chunk = MAX(8192, ceil((conc + isl + 64) / 64) * 64);
+  }
+  gboolean delay = strcmp(r->system, "b200-hgx8") == 0 && e->precision == PREC_FP8 && !mtp && isl == 1024 &&
+                   osl == 1024 && conc >= 64 && conc < 256;
+  r->batch_wait_timeout = delay ? 40 : 0;
+  r->batch_wait_tokens = delay ? 0.8 : 0;
+}
+
+/* How InferenceX's scripts launch SGLang for DeepSeek-R1 (benchmarks/dsr1_fp8_b200.sh,
+ * dsr1_fp4_b200.sh, dsr1_fp8_b200_mtp.sh, dsr1_fp8_h200.sh): on B200 --scheduler-recv-interval 30
+ * from 16 users (10 below; 10 at TP4), --max-running-requests 128 at TP8 in FP8 (32 at TP4; 256
+ * in FP4 and with MTP) and --chunked-prefill-size 32768 (8192 at TP4, 16384 in FP4); EAGLE MTP
+ * with 2 draft steps. On H200 every step receives, 512 running requests at 1k/1k (256 else) and
+ * 32768-token chunks. */
+static void inferencex_sglang_launch(ValRow *r, double isl, double osl, gboolean mtp)
+{
+  const Engine *e = &r->decode;
+  r->launch = TRUE;
+  r->adp_balance_timeout = r->adp_batching_wait = r->batch_wait_timeout = r->batch_wait_tokens = NAN;
+  if (mtp)
+    r->draft_tokens = 2;
+  if (r->sys->arch == ARCH_HOPPER) {
+    r->recv_interval = 1;
+    r->load.max_batch = isl == 1024 && osl == 1024 ? 512 : 256;
+    r->load.chunk = 32768;
+  } else if (e->gpus == 4 && e->precision == PREC_FP8) {
+    r->recv_interval = 10, r->load.max_batch = 32, r->load.chunk = 8192;
+  } else {
+    r->recv_interval = r->load.users >= 16 ? 30 : 10;
+    r->load.max_batch = e->precision == PREC_FP4 || mtp ? 256 : 128;
+    r->load.chunk = e->precision == PREC_FP4 ? 16384 : 32768;
+  }
+}
+
 static const char *const required[] = {
   "id", "source_kind", "system", "gpus", "model", "precision", "isl", "osl", "concurrency", "scenario", "mode",
   "tp", "ep", "dp_attention", "prefill_workers", "prefill_ep", "prefill_dp_attention", "decode_workers",
@@ -170,7 +221,12 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
       return unsupported(r, "%d GPUs do not split into TP %d engines", r->gpus, r->decode.gpus);
     r->dec_workers = r->gpus / r->decode.gpus;
   }
-  r->decode.draft_tokens = r->prefill.draft_tokens = mtp ? -1 : 0; /* -1: from the profile */
+  r->draft_tokens = mtp ? -1 : 0; /* -1: from the profile */
+  gboolean ix = strcmp(r->source_kind, "inferencex") == 0 && !r->disaggregated && r->load.users > 0;
+  if (ix && strcmp(text(c, "framework"), "trt") == 0)
+    inferencex_trtllm_launch(r, num(c, "isl"), num(c, "osl"), mtp);
+  else if (ix && strcmp(text(c, "framework"), "sglang") == 0)
+    inferencex_sglang_launch(r, num(c, "isl"), num(c, "osl"), mtp);
   return TRUE;
 }
 
@@ -215,15 +271,31 @@ void val_row_free(ValRow *r)
   g_free(r);
 }
 
-static void use_profile(Engine *e, const Profile *prof)
+static void use_profile(const ValRow *r, Engine *e, const Profile *prof)
 {
   e->prof = prof;
   if (e->precision != PREC_BF16)
     e->kv_precision = prof->stack[e->stack].kv_cache;
-  if (e->draft_tokens != 0) {
-    e->draft_tokens = prof->mtp_draft_tokens;
+  e->draft_tokens = r->draft_tokens < 0 ? prof->mtp_draft_tokens : r->draft_tokens;
+  if (e->draft_tokens)
     e->acceptance = prof->stack[e->stack].mtp_acceptance;
-  }
+}
+
+/* PROF, or the row's copy of it with its launch settings over its stack's defaults. */
+static const Profile *row_profile(ValRow *r, const Profile *prof)
+{
+  if (!r->launch)
+    return prof;
+  r->launched = *prof; /* shares the source string: the copy is never cleared */
+  StackProfile *sp = &r->launched.stack[r->decode.stack];
+  const double *from[] = { &r->adp_balance_timeout, &r->adp_batching_wait, &r->batch_wait_timeout,
+                           &r->batch_wait_tokens, &r->recv_interval };
+  double *to[] = { &sp->adp_balance_timeout, &sp->adp_batching_wait, &sp->batch_wait_timeout,
+                   &sp->batch_wait_tokens, &sp->recv_interval };
+  for (gsize k = 0; k < G_N_ELEMENTS(from); k++)
+    if (!isnan(*from[k]))
+      *to[k] = *from[k];
+  return &r->launched;
 }
 
 static char *label(const ValRow *r, const Engine *e, int engines, const char *pool)
@@ -241,8 +313,9 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
     out->reason = g_strdup(r->unsupported);
     return;
   }
-  use_profile(&r->decode, prof);
-  use_profile(&r->prefill, prof);
+  prof = row_profile(r, prof);
+  use_profile(r, &r->decode, prof);
+  use_profile(r, &r->prefill, prof);
   SteadyState ss;
   char *why = NULL;
   if (r->disaggregated) {
@@ -311,7 +384,7 @@ static void des_params(const ValRow *r, ScenarioParams *p)
     p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
   }
   p->mode = r->disaggregated ? MODE_DISAGGREGATED : MODE_AGGREGATED;
-  p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = 1 << 20;
+  p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = (int)MIN(r->load.max_batch, 1 << 20);
   p->agg.chunked_prefill = (int)r->load.chunk;
   p->prefill.chunked_prefill = (int)r->load.chunk;
 }
@@ -326,8 +399,9 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
   *out = (Prediction){ .status = "unsupported" };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
-  use_profile(&r->decode, prof);
-  use_profile(&r->prefill, prof);
+  prof = row_profile(r, prof);
+  use_profile(r, &r->decode, prof);
+  use_profile(r, &r->prefill, prof);
   ScenarioParams p;
   des_params(r, &p);
   SimResult sr;

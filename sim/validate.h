@@ -26,6 +26,13 @@ typedef struct {
   gboolean disaggregated, search_tp, same_domain;
   int gpus;
   Load load;
+  int draft_tokens;        /* MTP draft tokens the row ran: 0 none, -1 the profile's mtp_draft_tokens */
+  /* The scheduler settings the row's launch script gave its stack (InferenceX's scripts), put over
+   * the profile's stack defaults where not NAN. */
+  gboolean launch;
+  double adp_balance_timeout, adp_batching_wait, batch_wait_timeout, batch_wait_tokens, recv_interval;
+  Profile launched;        /* the profile of the last prediction with those settings put in (the
+                            * engines point at it; its source string is the caller's) */
   double measured[N_METRICS]; /* NAN when not measured */
 } ValRow;
 

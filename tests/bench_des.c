@@ -8,6 +8,9 @@
 
 #include <stdio.h>
 
+#define FAST_RUNS 20
+#define SIMGRID_RUNS 5
+
 int main(int argc, char **argv)
 {
   g_autoptr(Catalog) c = bench_catalog(argc, argv);
@@ -30,24 +33,30 @@ int main(int argc, char **argv)
   p.decode.max_batch = 4096;
   SimResult r, g;
   double best = 1e9, best_sg = 1e9;
-  for (int rep = 0; rep < 5; rep++) {
+  /* the best of many runs: a shared machine's noise only ever adds time */
+  for (int rep = 0; rep < FAST_RUNS; rep++) {
     double t0 = bench_now();
     g_autofree char *why = serving_simulate(&p, &pre, 2, &dec, 1, TRUE, &r);
-    double t1 = bench_now();
-    g_autofree char *why_sg = simgrid_simulate(&p, &pre, 2, &dec, 1, TRUE, &g);
-    double t2 = bench_now();
-    if (why || why_sg) {
-      fprintf(stderr, "%s\n", why ? why : why_sg);
+    best = MIN(best, bench_now() - t0);
+    if (why) {
+      fprintf(stderr, "%s\n", why);
       return 1;
     }
-    best = MIN(best, t1 - t0);
-    best_sg = MIN(best_sg, t2 - t1);
+  }
+  for (int rep = 0; rep < SIMGRID_RUNS; rep++) {
+    double t0 = bench_now();
+    g_autofree char *why = simgrid_simulate(&p, &pre, 2, &dec, 1, TRUE, &g);
+    best_sg = MIN(best_sg, bench_now() - t0);
+    if (why) {
+      fprintf(stderr, "%s\n", why);
+      return 1;
+    }
   }
   printf("DeepSeek-R1 1k/1k, 10,000 requests, disaggregated on GB200 NVL72 (P 2x4 GPUs, D 1x32 GPUs, 1,024 users)\n");
-  printf("fast engine:     %6.1f ms wall (best of 5), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
-         best * 1e3, (unsigned long long)r.steps, r.out_tok_s, r.ttft[0] * 1e3, r.tpot[0] * 1e3);
-  printf("SimGrid backend: %6.1f ms wall (best of 5), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
-         best_sg * 1e3, (unsigned long long)g.steps, g.out_tok_s, g.ttft[0] * 1e3, g.tpot[0] * 1e3);
+  printf("fast engine:     %6.1f ms wall (best of %d), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
+         best * 1e3, FAST_RUNS, (unsigned long long)r.steps, r.out_tok_s, r.ttft[0] * 1e3, r.tpot[0] * 1e3);
+  printf("SimGrid backend: %6.1f ms wall (best of %d), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
+         best_sg * 1e3, SIMGRID_RUNS, (unsigned long long)g.steps, g.out_tok_s, g.ttft[0] * 1e3, g.tpot[0] * 1e3);
   kt_clear(&scenario_table, &p);
   profile_clear(&prof);
   return 0;

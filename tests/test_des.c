@@ -238,6 +238,39 @@ START_TEST(attention_dp_balancing)
 }
 END_TEST
 
+/* TensorRT-LLM's batch waiting on an engine without attention-DP: 64 users of Llama-3.3-70B on
+ * 8 H200s, ~922-token prompts, ~256-token answers, a budget of 8192 tokens per step. Waiting for
+ * 80% of it (6554 tokens: about 7 prompts, at ~0.3 prompts per step some 20 steps of gathering)
+ * within 40 steps holds a prompt for what is left of its gathering and then runs it in a step
+ * carrying ~7 prompts: it adds some 10-20 steps to TTFT (~18); a share every step reaches (0)
+ * holds nothing. */
+START_TEST(batch_waiting)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  p.users = 64, p.requests = 2000;
+  p.agg.chunked_prefill = 8192;
+  varied_lengths(&p);
+  SimResult off, on, none;
+  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &off);
+  ck_assert_msg(!w1, "%s", w1);
+  prof.stack[STACK_TRTLLM].batch_wait_timeout = 40;
+  prof.stack[STACK_TRTLLM].batch_wait_tokens = 0.8;
+  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
+  ck_assert_msg(!w2, "%s", w2);
+  prof.stack[STACK_TRTLLM].batch_wait_tokens = 0;
+  g_autofree char *w3 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &none);
+  ck_assert_msg(!w3, "%s", w3);
+  double added = on.ttft[0] - off.ttft[0], step = off.tpot[0];
+  ck_assert_msg(added > 4 * step && added < 40 * step, "batch waiting added %.1f steps", added / step);
+  ck_assert_close(none.ttft[0], off.ttft[0], 1e-9);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Disaggregated: prefill and decode pools; TTFT includes the KV transfer; more decode engines
  * serve more users at the same speed. */
 START_TEST(disaggregated_pools)
@@ -260,6 +293,34 @@ START_TEST(disaggregated_pools)
   ck_assert_close(two.out_tok_s, 2 * one.out_tok_s, 0.05);
   ck_assert_close(two.tpot[0], one.tpot[0], 0.05);
   ck_assert_close(one.gpus, 2 * 4 + 16, 1e-12);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The handoff between the pools (second hop, worker handshake) comes before the KV transfer:
+ * at light load every first token moves by it, and nothing else does. */
+START_TEST(disaggregated_handoff)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = deepseek(c, "gb200-nvl72", 4, &prof);
+  Engine d = deepseek(c, "gb200-nvl72", 16, &prof);
+  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  varied_lengths(&p);
+  p.mode = MODE_DISAGGREGATED;
+  p.users = 4;
+  p.requests = 400;
+  p.decode.max_batch = 1024;
+  SimResult r[2];
+  double handoff[2] = { 0, 0.25 };
+  for (int k = 0; k < 2; k++) {
+    prof.stack[STACK_TRTLLM].handoff_overhead = handoff[k];
+    g_autofree char *why = serving_simulate(&p, &e, 1, &d, 1, TRUE, &r[k]);
+    ck_assert_msg(!why, "%s", why);
+  }
+  ck_assert_close(r[1].ttft[0] - r[0].ttft[0], 0.25, 0.05);
+  ck_assert_close(r[1].tpot[0], r[0].tpot[0], 0.05); /* batches of 1-4 users shift a little */
   profile_clear(&prof);
 }
 END_TEST
@@ -440,8 +501,10 @@ int main(void)
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, trace_replay);
   tcase_add_test(tc, disaggregated_pools);
+  tcase_add_test(tc, disaggregated_handoff);
   tcase_add_test(tc, benchmark_client_window);
   tcase_add_test(tc, attention_dp_balancing);
+  tcase_add_test(tc, batch_waiting);
   tcase_add_test(tc, green_contexts);
   tcase_add_test(tc, planner_rebalances);
   tcase_add_test(tc, fabric_oversubscription);

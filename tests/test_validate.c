@@ -96,6 +96,52 @@ START_TEST(missing_column)
 }
 END_TEST
 
+static const ValRow *row_of(GPtrArray *rows, const char *id)
+{
+  for (guint i = 0; i < rows->len; i++)
+    if (strcmp(((ValRow *)rows->pdata[i])->id, id) == 0)
+      return rows->pdata[i];
+  ck_abort_msg("no row %s", id);
+  return NULL;
+}
+
+/* InferenceX rows get the settings its launch scripts gave the servers (sim/validate.c). By hand:
+ * trt1, TensorRT-LLM attention-DP with MTP at 256 users on 8 GPUs: 1 draft token, a budget per
+ * rank of (1 + 1) x 256 / 8 + 1024 + 64 = 1152 tokens (a multiple of 64); trt2, B200 FP8 at 1k/1k
+ * with 128 users and no attention-DP: max(8192, 128 + 1024 + 64 -> 1216) = 8192 tokens and batch
+ * waiting 40 steps / 80%; sgl1, SGLang FP4 on B200 at 64 users with MTP: a look every 30 decode
+ * steps, 256 running requests, 16384-token chunks, 2 drafts; sgl2, SGLang on H200 at 8k/1k: every
+ * step, 256 requests; the Dynamo row and the MLPerf row keep the profile's settings. */
+START_TEST(inferencex_launch_settings)
+{
+  static const char *const text =
+    "id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,"
+    "prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,"
+    "decode_dp_attention,prefill_gpus,decode_gpus,spec_decode,framework,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\n"
+    "trt1,inferencex,b200-hgx8,8,deepseek-r1,fp8,1024,1024,256,concurrency,agg,8,8,1,,,,,,,,,,,mtp,trt,1000,40,900\n"
+    "trt2,inferencex,b200-hgx8,8,deepseek-r1,fp8,1024,1024,128,concurrency,agg,8,1,0,,,,,,,,,,,none,trt,500,35,500\n"
+    "sgl1,inferencex,b200-hgx8,8,deepseek-r1,fp4,1024,1024,64,concurrency,agg,8,8,0,,,,,,,,,,,mtp,sglang,400,50,500\n"
+    "sgl2,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,8192,1024,64,concurrency,agg,8,1,0,,,,,,,,,,,none,sglang,140,19,700\n"
+    "dis1,inferencex,gb200-nvl72,24,deepseek-r1,fp4,1024,1024,256,concurrency,disagg,,,,1,4,4,1,1,16,16,1,8,16,mtp,dynamo-trt,500,60,300\n"
+    "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n";
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp(text);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(GPtrArray) rows = validate_read(path, c, &err);
+  ck_assert_msg(rows, "%s", err ? err->message : "");
+  const ValRow *t1 = row_of(rows, "trt1"), *t2 = row_of(rows, "trt2"), *s1 = row_of(rows, "sgl1"),
+               *s2 = row_of(rows, "sgl2"), *d1 = row_of(rows, "dis1"), *m1 = row_of(rows, "mlp1");
+  ck_assert(t1->launch && t1->draft_tokens == 1 && t1->load.chunk == 1152);
+  ck_assert(t1->adp_balance_timeout == 60 && t1->adp_batching_wait == 0 && t1->batch_wait_timeout == 0);
+  ck_assert(t2->draft_tokens == 0 && t2->load.chunk == 8192);
+  ck_assert(t2->batch_wait_timeout == 40 && t2->batch_wait_tokens == 0.8);
+  ck_assert(s1->recv_interval == 30 && s1->load.max_batch == 256 && s1->load.chunk == 16384 && s1->draft_tokens == 2);
+  ck_assert(isnan(s1->adp_balance_timeout) && isnan(s1->batch_wait_timeout));
+  ck_assert(s2->recv_interval == 1 && s2->load.max_batch == 256 && s2->load.chunk == 32768);
+  ck_assert(!d1->launch && d1->draft_tokens == -1 && !m1->launch);
+}
+END_TEST
+
 /* A known profile in, the same profile out: rows whose "measurements" are the predictions of a
  * truth profile are fitted from a perturbed start; the perturbed parameters come back. */
 START_TEST(fit_recovers_known_profile)
@@ -144,6 +190,7 @@ int main(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, rows_to_predictions);
   tcase_add_test(tc, missing_column);
+  tcase_add_test(tc, inferencex_launch_settings);
   tcase_add_test(tc, fit_recovers_known_profile);
   suite_add_tcase(s, tc);
   return run_suite(s);
