@@ -271,6 +271,18 @@ START_TEST(batch_waiting)
 }
 END_TEST
 
+/* Closed-loop disaggregated serving inside a GB200 NVL72: prefill engines of 4 GPUs (*E), decode
+ * engines of 16 (*D). */
+static ScenarioParams gb200_pools(const Catalog *c, const Profile *prof, Engine *e, Engine *d)
+{
+  *e = deepseek(c, "gb200-nvl72", 4, prof);
+  *d = deepseek(c, "gb200-nvl72", 16, prof);
+  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  p.mode = MODE_DISAGGREGATED;
+  p.decode.max_batch = 1024;
+  return p;
+}
+
 /* Disaggregated: prefill and decode pools; TTFT includes the KV transfer; more decode engines
  * serve more users at the same speed. */
 START_TEST(disaggregated_pools)
@@ -278,12 +290,9 @@ START_TEST(disaggregated_pools)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = deepseek(c, "gb200-nvl72", 4, &prof);
-  Engine d = deepseek(c, "gb200-nvl72", 16, &prof);
-  ScenarioParams p = params(c, ARRIVAL_CLOSED);
-  p.mode = MODE_DISAGGREGATED;
+  Engine e, d;
+  ScenarioParams p = gb200_pools(c, &prof, &e, &d);
   p.users = 64;
-  p.decode.max_batch = 1024;
   SimResult one, two;
   g_autofree char *w1 = serving_simulate(&p, &e, 2, &d, 1, TRUE, &one);
   ck_assert_msg(!w1, "%s", w1);
@@ -304,14 +313,11 @@ START_TEST(disaggregated_handoff)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = deepseek(c, "gb200-nvl72", 4, &prof);
-  Engine d = deepseek(c, "gb200-nvl72", 16, &prof);
-  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  Engine e, d;
+  ScenarioParams p = gb200_pools(c, &prof, &e, &d);
   varied_lengths(&p);
-  p.mode = MODE_DISAGGREGATED;
   p.users = 4;
   p.requests = 400;
-  p.decode.max_batch = 1024;
   SimResult r[2];
   double handoff[2] = { 0, 0.25 };
   for (int k = 0; k < 2; k++) {
