@@ -1,5 +1,5 @@
 /* cmd_validate.c — `aifsim validate MEASURED.csv [-o PREDICTIONS.csv]`: predict every measured
- * deployment and print how far the predictions are, per system, mode and source. */
+ * deployment and print how far the predictions are, per system, mode, source and serving framework. */
 #include "commands.h"
 #include "results.h"
 #include "validate.h"
@@ -21,7 +21,8 @@ int cmd_validate(int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
   g_option_context_set_summary(ctx, "Predict every row of a measured-results file (schema: docs/validation.md) and\n"
-                                    "print the median and p90 absolute percentage error per system, mode and source.");
+                                    "print the median and p90 absolute percentage error per system, mode, source and\n"
+                                    "serving framework.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "validate", &argc, &argv))
     return 2;

@@ -250,6 +250,7 @@ GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
     r->system = g_strdup(text(&c, "system"));
     r->mode = g_strdup(text(&c, "mode"));
     r->source_kind = g_strdup(text(&c, "source_kind"));
+    r->framework = g_strdup(text(&c, "framework"));
     r->measured[MET_OUT_TOK_S_PER_GPU] = num(&c, "out_tok_s_per_gpu");
     r->measured[MET_TOK_S_PER_USER] = num(&c, "tok_s_per_user");
     r->measured[MET_TTFT] = num(&c, "ttft_ms");
@@ -267,6 +268,7 @@ void val_row_free(ValRow *r)
   g_free(r->system);
   g_free(r->mode);
   g_free(r->source_kind);
+  g_free(r->framework);
   g_free(r->unsupported);
   g_free(r);
 }
@@ -474,7 +476,8 @@ static double quantile(const double *v, gsize n, double q)
   return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
-/* The value of a grouping field for a row ("system", "mode", "source_kind" or "system+mode"). */
+/* The value of a grouping field for a row ("system", "mode", "system+mode", "framework" or
+ * "source_kind"). */
 static char *group_value(const ValRow *r, const char *field)
 {
   if (strcmp(field, "system") == 0)
@@ -483,6 +486,8 @@ static char *group_value(const ValRow *r, const char *field)
     return g_strdup(r->mode);
   if (strcmp(field, "system+mode") == 0)
     return g_strdup_printf("%s/%s", r->system, r->mode);
+  if (strcmp(field, "framework") == 0)
+    return g_strdup(r->framework);
   return g_strdup(r->source_kind);
 }
 
@@ -562,6 +567,7 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds)
   group_lines(out, rows, preds, "mode");
   group_lines(out, rows, preds, "system+mode");
   group_lines(out, rows, preds, "source_kind");
+  group_lines(out, rows, preds, "framework");
   g_string_append(out, "(median and p90 of |predicted / measured - 1|; n = rows with both values)\n");
   return g_string_free(out, FALSE);
 }

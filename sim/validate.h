@@ -17,7 +17,7 @@ typedef enum { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER, MET_TTFT, MET_GPU_POWE
 extern const char *const metric_names[];
 
 typedef struct {
-  char *id, *system, *mode, *source_kind; /* for grouping the summary */
+  char *id, *system, *mode, *source_kind, *framework; /* for grouping the summary */
   char *unsupported;       /* why the row cannot be modelled, or NULL */
   const SystemSpec *sys;
   const LlmSpec *model;
@@ -55,7 +55,7 @@ void validate_predict_simgrid(ValRow *row, const Profile *prof, Prediction *out)
 void prediction_clear(Prediction *p);
 /* |predicted / measured - 1|, or NAN when either is missing. */
 double validate_ape(const ValRow *r, const Prediction *p, Metric m);
-/* The error table: per system, per mode, per source and overall, the median and p90 APE of each
+/* The error table: per system, per mode, per source, per serving framework and overall, the median and p90 APE of each
  * metric and the counts of ok / infeasible / unsupported rows. */
 char *validate_summary(GPtrArray *rows, const Prediction *preds);
 /* PREDICTIONS.csv text. */

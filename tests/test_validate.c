@@ -73,6 +73,9 @@ START_TEST(rows_to_predictions)
   /* the table counts every row */
   g_autofree char *summary = validate_summary(rows, p);
   ck_assert_msg(strstr(summary, "all                                9     5     1     3"), "%s", summary);
+  /* per serving framework too: trt has agg1, bad1 (unknown system) and bad3 (no concurrency) */
+  ck_assert_msg(strstr(summary, "framework=trt                      3     1     0     2"), "%s", summary);
+  ck_assert_msg(strstr(summary, "framework=dynamo-trt               1     1     0     0"), "%s", summary);
   g_autofree char *csv = validate_predictions_csv(rows, p);
   ck_assert(g_str_has_prefix(csv, "id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
                                   "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config\n"));
