@@ -89,6 +89,7 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   double chunk = ld->chunk > 0 ? MIN(ld->chunk, ld->isl) : ld->isl, n_chunks = ceil(ld->isl / chunk);
   /* each attention-DP rank takes prompts of its own, within a prefill budget of its own */
   double adp = engine_attn_dp(e), budget = (ld->chunk > 0 ? ld->chunk : ld->isl) * adp;
+  double k_fit = MAX(1, floor(budget / ld->isl)); /* whole prompts one step's budget holds */
   double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
   /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise best
    * over the largest batch) */
@@ -103,7 +104,7 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
     double k = prompts_per_prefill_step(e, s->x * s->step, window);
     double held, wait = batch_wait_window(e, ld->isl, budget, s->bd * a, s->x * s->step, &held);
     if (wait > 0) { /* the prompts gathered meanwhile share the released step, as far as it holds them */
-      k = CLAMP(1 + s->x * s->step * wait, 1, MAX(1, floor(budget / ld->isl)));
+      k = CLAMP(1 + s->x * s->step * wait, 1, k_fit);
       hold = held;
     }
     double recv = adp > 1 ? 1 : MAX(1, e->prof->stack[e->stack].recv_interval);
@@ -111,7 +112,7 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
                      * half an interval on average (an idle one looks at once); those that arrived
                      * meanwhile share the step after it */
       hold += 0.5 * recv * MIN(1, s->bd * (users - 1) / users);
-      k = MAX(k, CLAMP(s->x * s->step * recv, 1, MAX(1, floor(budget / ld->isl))));
+      k = MAX(k, CLAMP(s->x * s->step * recv, 1, k_fit));
     }
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);

@@ -170,8 +170,8 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   Stack st;
   if (p < 0)
     return unsupported(r, "precision '%s' is not modelled", text(c, "precision"));
-  if (!stack_of(text(c, "framework"), &st))
-    return unsupported(r, "serving stack '%s' has no profile", text(c, "framework"));
+  if (!stack_of(r->framework, &st))
+    return unsupported(r, "serving stack '%s' has no profile", r->framework);
   double isl = num(c, "isl"), osl = num(c, "osl"), gpus = num(c, "gpus");
   const char *scenario = text(c, "scenario");
   int ml = -1;
@@ -223,9 +223,9 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   }
   r->draft_tokens = mtp ? -1 : 0; /* -1: from the profile */
   gboolean ix = strcmp(r->source_kind, "inferencex") == 0 && !r->disaggregated && r->load.users > 0;
-  if (ix && strcmp(text(c, "framework"), "trt") == 0)
+  if (ix && strcmp(r->framework, "trt") == 0)
     inferencex_trtllm_launch(r, num(c, "isl"), num(c, "osl"), mtp);
-  else if (ix && strcmp(text(c, "framework"), "sglang") == 0)
+  else if (ix && strcmp(r->framework, "sglang") == 0)
     inferencex_sglang_launch(r, num(c, "isl"), num(c, "osl"), mtp);
   return TRUE;
 }
