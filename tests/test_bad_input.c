@@ -46,7 +46,7 @@ START_TEST(bad_catalog_entries)
     { "id: x\nname: X\narch: hopper\ngpu: {tdp: {value: 700 W, sauce: me}}\n", ":4:27: 'gpu.tdp': a figure's mapping takes value, source, uncertain and note, not 'sauce'" },
     { "id: x\nname: X\narch: hopper\ngpu: {tdp: {source: me}}\n", ":4:12: 'gpu.tdp': missing 'value' in the figure's mapping" },
   };
-  g_autofree char *dir = g_dir_make_tmp("aifsim-badcat-XXXXXX", NULL);
+  g_autofree char *dir = test_tmpdir();
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autofree char *path = g_build_filename(dir, "x.yaml", NULL);
     ck_assert(g_file_set_contents(path, cases[i].text, -1, NULL));

@@ -115,7 +115,7 @@ static void write(const char *dir, const char *name, const char *text)
 START_TEST(user_catalog_replaces_and_adds)
 {
   g_autoptr(Catalog) c = shipped_catalog();
-  g_autofree char *dir = g_dir_make_tmp("aifsim-cat-XXXXXX", NULL);
+  g_autofree char *dir = test_tmpdir();
   g_autofree char *h100 = src_path("models/hardware/h100-sxm-hgx8.yaml");
   g_autofree char *text = NULL;
   ck_assert(g_file_get_contents(h100, &text, NULL, NULL));

@@ -10,7 +10,7 @@
 
 static Scenario *load_text(const Catalog *c, const char *text, char **path_out)
 {
-  g_autofree char *dir = g_dir_make_tmp("aifsim-sc-XXXXXX", NULL);
+  g_autofree char *dir = test_tmpdir();
   char *path = g_build_filename(dir, "s.yaml", NULL);
   ck_assert(g_file_set_contents(path, text, -1, NULL));
   g_autoptr(GError) err = NULL;
@@ -134,7 +134,7 @@ START_TEST(resolved_file_reproduces_points)
                                        "model: deepseek-r1\nserving: {precision: [fp8, fp4], speculative: {method: mtp}}\n",
                                     NULL);
   g_autofree char *resolved = scenario_resolved_yaml(s, c);
-  g_autofree char *dir = g_dir_make_tmp("aifsim-res-XXXXXX", NULL);
+  g_autofree char *dir = test_tmpdir();
   g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
   ck_assert(g_file_set_contents(path, resolved, -1, NULL));
   g_autoptr(GError) err = NULL;

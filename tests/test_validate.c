@@ -25,7 +25,7 @@ static const char *const csv_text =
 
 static char *write_tmp(const char *text)
 {
-  g_autofree char *dir = g_dir_make_tmp("aifsim-val-XXXXXX", NULL);
+  g_autofree char *dir = test_tmpdir();
   char *path = g_build_filename(dir, "m.csv", NULL);
   ck_assert(g_file_set_contents(path, text, -1, NULL));
   return path;
