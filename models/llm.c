@@ -17,6 +17,7 @@ static const KtKey keys[] = {
   { "tied_embeddings", KT_BOOL, 0, "false", "input embedding shared with the LM head", O(tied_embeddings), NULL, 0, NULL, NULL },
   INT("max_context", max_context, NULL, "maximum context length in tokens", REQ | KT_POSITIVE),
   { "native_precision", KT_ENUM, 0, "bf16", "precision the weights were released in", O(native_precision), precision_names, 0, NULL, NULL },
+  INT("fp8_block", fp8_block, "0", "scale block (rows = columns) of the FP8 weights; 0 = per-tensor scales", KT_NONNEG),
   { "attention", KT_GROUP, 0, NULL, "attention blocks", 0, NULL, 0, NULL, NULL },
   { "attention.kind", KT_ENUM, 0, "gqa", "gqa (grouped-query) or mla (multi-head latent)", O(attn_kind), attn_names, 0, NULL, NULL },
   INT("attention.heads", heads, NULL, "query heads", REQ | KT_POSITIVE),

@@ -28,6 +28,10 @@ typedef struct {
   int experts, experts_per_token, shared_experts, expert_intermediate; /* MoE layers */
   int mtp_layers;      /* multi-token-prediction heads (speculative decoding) */
   int native_precision; /* Precision the weights were released in */
+  /* Rows and columns per scale block of the FP8 checkpoint (DeepSeek: 128 x 128 weight blocks,
+   * activations scaled per 1 x 128 group); 0 = one scale per tensor. Block-scaled GEMMs run below
+   * per-tensor FP8 (the profile's fp8_block_efficiency). */
+  int fp8_block;
   int max_context;
   double params_total, params_active; /* published counts (without MTP heads) */
   FigureSources sources;

@@ -12,6 +12,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, "0.85", "fraction of HBM bandwidth reached when streaming", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, "0.75", "fraction of dense BF16/FP8 peak reached by large GEMMs", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".moe_efficiency", KT_NUMBER, DIM_NONE, "0.8", "factor on the rates of grouped expert GEMMs (may exceed 1: grouped kernels keep the GPU busier than one small GEMM)", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
@@ -19,7 +20,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for a collective that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL }
-#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait)                                                                                 \
+#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
@@ -35,7 +36,8 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".adp_batching_wait", KT_NUMBER, DIM_NONE, adp_wait, "attention-DP balancing: more steps held once every rank has a prompt, to batch them", offsetof(Profile, stack[i].adp_batching_wait), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".batch_wait_timeout", KT_NUMBER, DIM_NONE, "0", "batch waiting (no attention-DP): most steps new prompts are held while sequences decode (0 = off)", offsetof(Profile, stack[i].batch_wait_timeout), NULL, KT_NONNEG, NULL, NULL }, \
   { name ".recv_interval", KT_NUMBER, DIM_NONE, "1", "decode steps between the scheduler's looks for new requests (SGLang's scheduler_recv_interval; no attention-DP)", offsetof(Profile, stack[i].recv_interval), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL }
+  { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".overlap_scheduler", KT_BOOL, 0, overlap, "the host forms the next step's batch while the GPU runs this one: a request reaching a busy engine waits one step more", offsetof(Profile, stack[i].overlap_scheduler), NULL, 0, NULL, NULL }
 
 static const KtKey keys[] = {
   { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL },
@@ -43,9 +45,12 @@ static const KtKey keys[] = {
   ARCH_KEYS("rubin-ultra", 4),
   /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
    * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
-   * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. */
-  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10"), STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0"),
-  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0"),
+   * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. TensorRT-LLM's
+   * PyTorch executor and SGLang overlap scheduling with the GPU unless told not to; vLLM's async
+   * scheduling is opt-in. */
+  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true"),
+  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true"),
+  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false"),
   { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL },
 };

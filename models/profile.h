@@ -18,6 +18,9 @@ typedef struct {
   double hbm_efficiency;      /* fraction of the HBM bandwidth kernels reach when streaming */
   double gemm_efficiency;     /* fraction of dense BF16/FP8 peak reached by large GEMMs */
   double fp4_efficiency;      /* the same fraction for FP4 GEMMs */
+  /* factor on gemm_efficiency for FP8 GEMMs of block-scaled weights (a model's fp8_block): the
+   * per-block rescaling in the main loop and the activation quantization per group */
+  double fp8_block_efficiency;
   double gemm_half_m;         /* tokens (GEMM rows) at which a GEMM reaches half its peak fraction */
   double attention_efficiency; /* fraction of BF16 peak reached by attention math */
   double moe_efficiency;      /* extra factor on the rates of expert GEMMs (grouped, small rows) */
@@ -56,6 +59,10 @@ typedef struct {
   /* SGLang's --scheduler-recv-interval: an engine without attention-DP looks for new requests
    * after a step with prompt work, when idle, and otherwise once every this many decode steps. */
   double recv_interval;       /* decode steps; 1 = every step */
+  /* The overlap scheduler (TensorRT-LLM's PyTorch executor and SGLang by default): the host forms
+   * step k+1's batch while the GPU runs step k, so a request that reaches a busy engine joins the
+   * step after next, one step later than without it. Aggregated engines. */
+  gboolean overlap_scheduler;
 } StackProfile;
 
 typedef struct {

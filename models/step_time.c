@@ -19,9 +19,14 @@ typedef struct {
   CommLinks links;
 } Rates;
 
-static double gemm_fraction(const ArchProfile *a, Precision p)
+/* Block-scaled FP8 only where the engine serves the FP8 checkpoint itself: an FP4 checkpoint's
+ * dense layers are requantized or kept wider. */
+static double gemm_fraction(const ArchProfile *a, const Engine *e, Precision p)
 {
-  return p == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency;
+  if (p == PREC_FP4)
+    return a->fp4_efficiency;
+  gboolean block = p == PREC_FP8 && e->precision == PREC_FP8 && e->model->fp8_block > 0;
+  return block ? a->gemm_efficiency * a->fp8_block_efficiency : a->gemm_efficiency;
 }
 
 static void rates(const Engine *e, Rates *r)
@@ -32,8 +37,8 @@ static void rates(const Engine *e, Rates *r)
   double clock = e->clock > 0 ? e->clock : 1.0; /* a power cap lowers the tensor-core clock */
   double sms = e->sm_share > 0 ? e->sm_share : 1.0, bw_share = e->bw_share > 0 ? e->bw_share : 1.0;
   k *= clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */
-  r->peak = system_peak_flops(e->sys, e->precision) * gemm_fraction(a, e->precision) * k;
-  r->peak_dense = system_peak_flops(e->sys, dp) * gemm_fraction(a, dp) * k;
+  r->peak = system_peak_flops(e->sys, e->precision) * gemm_fraction(a, e, e->precision) * k;
+  r->peak_dense = system_peak_flops(e->sys, dp) * gemm_fraction(a, e, dp) * k;
   r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;

@@ -62,6 +62,10 @@ typedef struct {
    * (StackProfile.recv_interval), and the decode steps since it last looked */
   GQueue inbox;
   int recv_count;
+  /* the overlap scheduler (StackProfile.overlap_scheduler): requests that reached the engine during
+   * the step in flight (fresh) and during the one before it (deferred); the batch formed when a
+   * step ends was fixed when that step began, so only the deferred may join it */
+  GQueue fresh, deferred;
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -145,6 +149,8 @@ static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p)
   eng_configure(g, role, e, p);
   g_queue_init(&g->waiting);
   g_queue_init(&g->inbox);
+  g_queue_init(&g->fresh);
+  g_queue_init(&g->deferred);
   g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
   event_queue_init(&g->done_at);
   g->pre = g_array_new(FALSE, FALSE, sizeof(int));
@@ -157,6 +163,8 @@ static void eng_free(gpointer p)
   Eng *g = p;
   g_queue_clear(&g->waiting);
   g_queue_clear(&g->inbox);
+  g_queue_clear(&g->fresh);
+  g_queue_clear(&g->deferred);
   g_array_unref(g->prefilling);
   event_queue_clear(&g->done_at);
   g_array_unref(g->pre);
@@ -272,19 +280,51 @@ static int recv_interval(const Eng *g)
   return g->role == ROLE_AGG && g->adp == 1 ? MAX(1, (int)lround(sp->recv_interval)) : 1;
 }
 
-/* SGLang's receive skipping after a step (or run of STEPS decode steps) ends: a step with prompt
- * work makes the scheduler look at once, as does having nothing left to run (its idle loop spins);
- * decode steps count towards the interval. */
+/* Whether the engine's host schedules a step ahead of its GPU (one stream: not Green Contexts). */
+static gboolean overlapped(const Eng *g)
+{
+  return g->role == ROLE_AGG && g->green == 0 && g->e->prof->stack[g->e->stack].overlap_scheduler;
+}
+
+static void queue_move(GQueue *to, GQueue *from)
+{
+  while (!g_queue_is_empty(from))
+    g_queue_push_tail(to, g_queue_pop_head(from));
+}
+
+/* After a step (or run of STEPS decode steps) ends. The overlap scheduler's batch for the step
+ * about to start was formed when the last one began: the requests that came during that one wait
+ * a step more. SGLang's receive skipping: a step with prompt work makes the scheduler look at once,
+ * as does having nothing left to run (its idle loop spins); decode steps count towards the
+ * interval; what it sees joins the batch it forms now, which is the step after next when it
+ * overlaps. */
 static void recv_after_step(Eng *g, gboolean had_prefill, int steps)
 {
+  gboolean overlap = overlapped(g);
+  if (overlap) {
+    queue_move(&g->waiting, &g->deferred);
+    queue_move(&g->deferred, &g->fresh);
+  }
   int n = recv_interval(g);
   gboolean idle = g->n_dec == 0 && g->prefilling->len == 0 && g_queue_is_empty(&g->waiting);
-  g->recv_count = had_prefill || idle ? n : g->recv_count + steps;
-  if (g->recv_count < n)
-    return;
-  g->recv_count = 0;
-  while (!g_queue_is_empty(&g->inbox))
-    g_queue_push_tail(&g->waiting, g_queue_pop_head(&g->inbox));
+  if (had_prefill || idle) {
+    g->recv_count = 0;
+  } else {
+    /* a run of decode steps stops at the next look while requests wait unseen; with none waiting,
+     * the looks it passed found nothing, and the count goes on from the last of them (were it
+     * reset at the run's end, the look would fall in step with the arrivals that end runs) */
+    g->recv_count += steps;
+    if (g->recv_count < n)
+      return;
+    g->recv_count %= n;
+  }
+  queue_move(overlap && !idle ? &g->deferred : &g->waiting, &g->inbox);
+}
+
+/* Requests that only the overlap scheduler's lag keeps from the engine. */
+static gboolean lagging(const Eng *g)
+{
+  return g->fresh.length > 0 || g->deferred.length > 0;
 }
 
 /* Times B on E. A decode-only batch that cannot change before its next completion or the next
@@ -293,9 +333,9 @@ static void recv_after_step(Eng *g, gboolean had_prefill, int steps)
 static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *t)
 {
   step_time(e, b, t);
-  if (b->prefill_tokens > 0 || g->n_dec == 0 || g->prefilling->len > 0 ||
+  if (b->prefill_tokens > 0 || g->n_dec == 0 || g->prefilling->len > 0 || lagging(g) ||
       (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running))
-    return 1; /* held prompts (balancing, batch waiting) are looked at every step */
+    return 1; /* held prompts (balancing, batch waiting, the overlap's lag) are looked at every step */
   double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
   double room = (next_external(s) - s->now) / t->total;
   if (!g_queue_is_empty(&g->inbox)) /* the run ends where the scheduler next looks */
@@ -440,8 +480,16 @@ static void start_step(Sim *s, Eng *g)
     g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
   else
     take_prefill(s, g, &b);
-  if (g->n_dec == 0 && g->pre->len == 0)
+  if (g->n_dec == 0 && g->pre->len == 0) {
+    if (!lagging(g))
+      return;
+    /* nothing to run: the host's loop spins and sees what came meanwhile at once */
+    queue_move(&g->waiting, &g->deferred);
+    queue_move(&g->waiting, &g->fresh);
+    try_admit(s, g);
+    start_step(s, g);
     return;
+  }
   StepTime t;
   g->steps = timed_steps(s, g, g->e, &b, &t);
   if (g->steps > 1)
@@ -502,9 +550,11 @@ static void new_request(Sim *s, int user, int isl, int osl)
 static void enter(Sim *s, int i)
 {
   Eng *g = route(s);
-  /* a busy scheduler that skips receives sees the request when it next looks; an idle one at once */
-  gboolean unseen = recv_interval(g) > 1 && (g->busy || g->pbusy);
-  g_queue_push_tail(unseen ? &g->inbox : &g->waiting, GINT_TO_POINTER(i));
+  /* a busy scheduler that skips receives sees the request when it next looks, one that overlaps
+   * with its GPU forms its next batch without it; an idle one takes it at once */
+  gboolean busy = g->busy || g->pbusy;
+  GQueue *to = busy && recv_interval(g) > 1 ? &g->inbox : busy && overlapped(g) ? &g->fresh : &g->waiting;
+  g_queue_push_tail(to, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
 }
@@ -592,7 +642,7 @@ static void network_event(Sim *s)
 static void check_drained(Sim *s, Eng *g)
 {
   if (g->draining && !g->reconfiguring && running(g) == 0 && !g->busy && !g->pbusy &&
-      g_queue_is_empty(&g->waiting)) {
+      g_queue_is_empty(&g->waiting) && !lagging(g)) {
     g->reconfiguring = TRUE;
     push_external(s, s->now + s->p->plan_reconfigure, EV_RECONF, g->id);
   }

@@ -161,7 +161,7 @@ START_TEST(trace_replay)
   profile_defaults(&prof);
   prof.stack[STACK_TRTLLM].request_overhead = 0;
   Engine e = llama_h200(c, &prof);
-  g_autofree char *dir = g_dir_make_tmp("aifsim-trace-XXXXXX", NULL);
+  g_autofree char *dir = test_tmpdir();
   g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
   ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens\n0,512,64\n0.01,512,64\n100,512,64\n", -1, NULL));
   ScenarioParams p = params(c, ARRIVAL_TRACE);
@@ -179,6 +179,83 @@ START_TEST(trace_replay)
   ck_assert(g_file_set_contents(path, "0,512,64\n1,abc,64\n", -1, NULL));
   g_autofree char *why2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
   ck_assert_msg(why2 && strstr(why2, "t.csv:2:1: expected arrival_s,input_tokens,output_tokens"), "%s", why2 ? why2 : "");
+  p.trace = NULL;
+  profile_clear(&prof);
+}
+END_TEST
+
+/* SGLang's receive interval: a busy engine without attention-DP looks for new requests every N
+ * decode steps (or after a step with prompt work). One user decodes a long answer; short requests
+ * arrive every 0.3719 s, out of step with the ~50 decode steps between them, so each meets the
+ * interval at a random phase and waits half of it on average: the median TTFT rises by about
+ * N / 2 = 15 decode steps over the same run looking every step (14.5; bounds 11 to 17). A look
+ * that fell in step with the arrivals (the count restarted where a run of decode steps ends,
+ * which is where an arrival stops it) makes it 19. */
+START_TEST(receive_interval_waits_half)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_SGLANG].request_overhead = 0;
+  Engine e = llama_h200(c, &prof);
+  e.stack = STACK_SGLANG;
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
+  GString *csv = g_string_new("arrival_s,input_tokens,output_tokens\n0,512,3000\n");
+  for (int k = 0; k < 40; k++)
+    g_string_append_printf(csv, "%.4f,64,2\n", 1 + 0.3719 * k);
+  ck_assert(g_file_set_contents(path, csv->str, -1, NULL));
+  g_string_free(csv, TRUE);
+  ScenarioParams p = params(c, ARRIVAL_TRACE);
+  p.trace = path;
+  p.warmup = 0.5; /* the short requests only */
+  double ttft[2];
+  for (int look = 0; look < 2; look++) {
+    prof.stack[STACK_SGLANG].recv_interval = look ? 30 : 1;
+    SimResult sr;
+    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+    ck_assert_msg(!why, "%s", why);
+    ck_assert_uint_eq(sr.measured, 40);
+    ttft[look] = sr.ttft[0];
+  }
+  double steps = (ttft[1] - ttft[0]) / step_time_decode(&e, 1, 512 + 1000);
+  ck_assert_msg(steps > 11 && steps < 17, "the interval added %.1f decode steps", steps);
+  p.trace = NULL;
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The overlap scheduler: a request that reaches a busy engine misses the batch the host already
+ * formed for the next step and joins the one after. One user decodes a long answer; a second
+ * request arrives mid-step. Without overlap its TTFT is the rest of the step under way plus the
+ * step carrying its prompt; with it, one decode step of the first user more (the two runs are the
+ * same up to the arrival; the context then is 512 + ~170 tokens, and a decode step hardly depends
+ * on it). An idle engine takes a request at once either way (the trace test above). */
+START_TEST(overlap_scheduler_lag)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_TRTLLM].request_overhead = 0;
+  Engine e = llama_h200(c, &prof);
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
+  ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens\n0,512,2000\n1.0031,512,64\n", -1, NULL));
+  ScenarioParams p = params(c, ARRIVAL_TRACE);
+  p.trace = path;
+  p.warmup = 0.5; /* measure the second only */
+  double ttft[2];
+  for (int overlap = 0; overlap < 2; overlap++) {
+    prof.stack[STACK_TRTLLM].overlap_scheduler = overlap;
+    SimResult sr;
+    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+    ck_assert_msg(!why, "%s", why);
+    ck_assert_uint_eq(sr.measured, 1);
+    ttft[overlap] = sr.ttft[0];
+  }
+  double td = step_time_decode(&e, 1, 512 + 170);
+  ck_assert_msg(fabs(ttft[1] - ttft[0] - td) < 0.02 * td, "TTFT %.3f ms with overlap, %.3f without, a step %.3f ms",
+                ttft[1] * 1e3, ttft[0] * 1e3, td * 1e3);
   p.trace = NULL;
   profile_clear(&prof);
 }
@@ -506,6 +583,8 @@ int main(void)
   tcase_add_test(tc, closed_loop_agrees_with_steady_state);
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, trace_replay);
+  tcase_add_test(tc, overlap_scheduler_lag);
+  tcase_add_test(tc, receive_interval_waits_half);
   tcase_add_test(tc, disaggregated_pools);
   tcase_add_test(tc, disaggregated_handoff);
   tcase_add_test(tc, benchmark_client_window);

@@ -234,6 +234,44 @@ START_TEST(attention_dp_prompt_on_one_rank)
 }
 END_TEST
 
+/* Block-scaled FP8: DeepSeek-R1 ships FP8 weights with one scale per 128 x 128 block, and those
+ * GEMMs reach fp8_block_efficiency of the per-tensor FP8 rate. 8 H200s, TP8 (experts split 8 ways,
+ * no EP), ideal profile, one prefill step of 8192 tokens. Each MoE layer: 8192 x 8 routed rows over
+ * all 256 experts (256 rows each, so 256 / (256 + 64) of the peak), expert params 3 x 7168 x 2048 =
+ * 44,040,192: 2 x 8192 x 8 x 44,040,192 / 8 GPUs = 7.2155e11 FLOP at 1979e12 x 0.8 = 0.45576 ms
+ * (its weights, 256 x 44.04e6 / 8 B at 4.8 TB/s = 0.294 ms, read faster); the shared expert,
+ * 2 x 8192 x 5,505,024 FLOP at 1979e12 x 8192 / 8256 = 0.045932 ms. 58 MoE layers: 29.098 ms. At
+ * fp8_block_efficiency 0.5 these compute-bound GEMMs take twice as long; attention (BF16 math)
+ * does not change, nor does the FP4 checkpoint, whose experts are not block-scaled FP8. */
+START_TEST(fp8_block_scaled_gemms)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  ck_assert_int_eq(e.model->fp8_block, 128);
+  StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 4096 };
+  StepTime t1, t2;
+  step_time(&e, &b, &t1);
+  double routed = 2.0 * 8192 * 8 * 44040192.0 / 8 / (1979e12 * 256.0 / 320);
+  double shared = 2.0 * 8192 * 44040192.0 / 8 / (1979e12 * 8192.0 / 8256);
+  ck_assert_close(t1.moe, 58 * (routed + shared), 1e-3);
+  ck_assert_close(58 * (routed + shared), 29.098e-3, 1e-4);
+  prof.arch[ARCH_HOPPER].fp8_block_efficiency = 0.5;
+  step_time(&e, &b, &t2);
+  ck_assert_close(t2.moe, 2 * t1.moe, 1e-9);
+  ck_assert_close(t2.attention, t1.attention, 1e-12);
+  ck_assert(t2.gemm > 1.5 * t1.gemm);
+  Engine fp4 = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP4, 8, &prof);
+  StepTime f1, f2;
+  step_time(&fp4, &b, &f1);
+  prof.arch[ARCH_BLACKWELL].fp8_block_efficiency = 0.5;
+  step_time(&fp4, &b, &f2);
+  ck_assert_close(f2.total, f1.total, 1e-12);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* A lone user's TTFT carries its prompt's compute: Llama-3.3-70B FP8 on 8 H200s, one user, no
  * request overhead, one chunk per prompt. TTFT = half a step of waiting + the step that carries the
  * prompt (a decode step plus the prompt's work) + a negligible queueing term, so going from a 1024-
@@ -325,6 +363,7 @@ int main(void)
   tcase_add_test(tc, closed_loop_littles_law);
   tcase_add_test(tc, prefill_compute_bound);
   tcase_add_test(tc, attention_dp_prompt_on_one_rank);
+  tcase_add_test(tc, fp8_block_scaled_gemms);
   tcase_add_test(tc, ttft_carries_prefill);
   tcase_add_test(tc, disaggregated_ttft_has_handoff);
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
