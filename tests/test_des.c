@@ -184,6 +184,23 @@ START_TEST(trace_replay)
 }
 END_TEST
 
+/* The median TTFT of the requests of a trace (CSV text) arriving after WARMUP s on engine E; MEASURED
+ * of them must be. */
+static double trace_ttft(const Catalog *c, const Engine *e, const char *text, double warmup, guint measured)
+{
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  ScenarioParams p = params(c, ARRIVAL_TRACE);
+  p.trace = path;
+  p.warmup = warmup;
+  SimResult sr;
+  g_autofree char *why = serving_simulate(&p, e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(!why, "%s", why);
+  ck_assert_uint_eq(sr.measured, measured);
+  return sr.ttft[0];
+}
+
 /* SGLang's receive interval: a busy engine without attention-DP looks for new requests every N
  * decode steps (or after a step with prompt work). One user decodes a long answer; short requests
  * arrive every 0.3719 s, out of step with the ~50 decode steps between them, so each meets the
@@ -199,28 +216,16 @@ START_TEST(receive_interval_waits_half)
   prof.stack[STACK_SGLANG].request_overhead = 0;
   Engine e = llama_h200(c, &prof);
   e.stack = STACK_SGLANG;
-  g_autofree char *dir = test_tmpdir();
-  g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
-  GString *csv = g_string_new("arrival_s,input_tokens,output_tokens\n0,512,3000\n");
+  g_autoptr(GString) csv = g_string_new("arrival_s,input_tokens,output_tokens\n0,512,3000\n");
   for (int k = 0; k < 40; k++)
     g_string_append_printf(csv, "%.4f,64,2\n", 1 + 0.3719 * k);
-  ck_assert(g_file_set_contents(path, csv->str, -1, NULL));
-  g_string_free(csv, TRUE);
-  ScenarioParams p = params(c, ARRIVAL_TRACE);
-  p.trace = path;
-  p.warmup = 0.5; /* the short requests only */
   double ttft[2];
   for (int look = 0; look < 2; look++) {
     prof.stack[STACK_SGLANG].recv_interval = look ? 30 : 1;
-    SimResult sr;
-    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-    ck_assert_msg(!why, "%s", why);
-    ck_assert_uint_eq(sr.measured, 40);
-    ttft[look] = sr.ttft[0];
+    ttft[look] = trace_ttft(c, &e, csv->str, 0.5, 40); /* the short requests only */
   }
   double steps = (ttft[1] - ttft[0]) / step_time_decode(&e, 1, 512 + 1000);
   ck_assert_msg(steps > 11 && steps < 17, "the interval added %.1f decode steps", steps);
-  p.trace = NULL;
   profile_clear(&prof);
 }
 END_TEST
@@ -238,25 +243,14 @@ START_TEST(overlap_scheduler_lag)
   profile_defaults(&prof);
   prof.stack[STACK_TRTLLM].request_overhead = 0;
   Engine e = llama_h200(c, &prof);
-  g_autofree char *dir = test_tmpdir();
-  g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
-  ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens\n0,512,2000\n1.0031,512,64\n", -1, NULL));
-  ScenarioParams p = params(c, ARRIVAL_TRACE);
-  p.trace = path;
-  p.warmup = 0.5; /* measure the second only */
   double ttft[2];
   for (int overlap = 0; overlap < 2; overlap++) {
     prof.stack[STACK_TRTLLM].overlap_scheduler = overlap;
-    SimResult sr;
-    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-    ck_assert_msg(!why, "%s", why);
-    ck_assert_uint_eq(sr.measured, 1);
-    ttft[overlap] = sr.ttft[0];
+    ttft[overlap] = trace_ttft(c, &e, "arrival_s,input_tokens,output_tokens\n0,512,2000\n1.0031,512,64\n", 0.5, 1);
   }
   double td = step_time_decode(&e, 1, 512 + 170);
   ck_assert_msg(fabs(ttft[1] - ttft[0] - td) < 0.02 * td, "TTFT %.3f ms with overlap, %.3f without, a step %.3f ms",
                 ttft[1] * 1e3, ttft[0] * 1e3, td * 1e3);
-  p.trace = NULL;
   profile_clear(&prof);
 }
 END_TEST
