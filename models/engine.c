@@ -26,6 +26,11 @@ int engine_experts_per_gpu(const Engine *e)
   return (e->model->experts + e->ep - 1) / e->ep;
 }
 
+gboolean engine_overlaps(const Engine *e)
+{
+  return e->prof->stack[e->stack].overlap_scheduler && !(e->stack == STACK_SGLANG && e->draft_tokens > 0);
+}
+
 Precision engine_dense_precision(const Engine *e)
 {
   if (e->model->experts > 0 && e->precision == PREC_FP4)

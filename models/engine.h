@@ -43,6 +43,11 @@ double engine_batch_cap(const Engine *e);
 int engine_experts_per_gpu(const Engine *e);
 /* Precision of the attention and dense weights: MoE checkpoints keep them at FP8 or above. */
 Precision engine_dense_precision(const Engine *e);
+/* Whether the host forms the next step's batch while the GPU runs this one: the stack's overlap
+ * scheduler, which SGLang turns off under EAGLE (MTP) speculative decoding (server_args: "Overlap
+ * scheduler is disabled because of using eagle speculative decoding", unless its opt-in v2
+ * speculative path is enabled). */
+gboolean engine_overlaps(const Engine *e);
 
 /* NULL when the engine can run; otherwise why not (unsupported precision, parallelism that does
  * not divide), newly allocated. */

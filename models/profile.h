@@ -61,7 +61,8 @@ typedef struct {
   double recv_interval;       /* decode steps; 1 = every step */
   /* The overlap scheduler (TensorRT-LLM's PyTorch executor and SGLang by default): the host forms
    * step k+1's batch while the GPU runs step k, so a request that reaches a busy engine joins the
-   * step after next, one step later than without it. Aggregated engines. */
+   * step after next, one step later than without it. Aggregated engines; engine_overlaps() adds
+   * SGLang's rule that EAGLE speculative decoding turns it off. */
   gboolean overlap_scheduler;
 } StackProfile;
 

@@ -114,7 +114,7 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
       hold += 0.5 * recv * MIN(1, s->bd * (users - 1) / users);
       k = MAX(k, CLAMP(s->x * s->step * recv, 1, k_fit));
     }
-    if (e->prof->stack[e->stack].overlap_scheduler) /* a busy host formed the next batch already */
+    if (engine_overlaps(e)) /* a busy host formed the next batch already */
       hold += MIN(1, s->bd * (users - 1) / users);
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);

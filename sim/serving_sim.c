@@ -283,7 +283,7 @@ static int recv_interval(const Eng *g)
 /* Whether the engine's host schedules a step ahead of its GPU (one stream: not Green Contexts). */
 static gboolean overlapped(const Eng *g)
 {
-  return g->role == ROLE_AGG && g->green == 0 && g->e->prof->stack[g->e->stack].overlap_scheduler;
+  return g->role == ROLE_AGG && g->green == 0 && engine_overlaps(g->e);
 }
 
 static void queue_move(GQueue *to, GQueue *from)

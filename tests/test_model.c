@@ -272,6 +272,29 @@ START_TEST(fp8_block_scaled_gemms)
 }
 END_TEST
 
+/* Which engines overlap their host with the GPU: the stacks' defaults (TensorRT-LLM and SGLang
+ * yes, vLLM no), the profile's say, and SGLang's own rule that EAGLE (MTP) drafts turn it off. */
+START_TEST(overlap_scheduler_by_stack)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  ck_assert(engine_overlaps(&e));
+  e.draft_tokens = 3; /* TensorRT-LLM overlaps MTP too */
+  ck_assert(engine_overlaps(&e));
+  e.stack = STACK_SGLANG;
+  ck_assert(!engine_overlaps(&e));
+  e.draft_tokens = 0;
+  ck_assert(engine_overlaps(&e));
+  prof.stack[STACK_SGLANG].overlap_scheduler = FALSE;
+  ck_assert(!engine_overlaps(&e));
+  e.stack = STACK_VLLM;
+  ck_assert(!engine_overlaps(&e));
+  profile_clear(&prof);
+}
+END_TEST
+
 /* A lone user's TTFT carries its prompt's compute: Llama-3.3-70B FP8 on 8 H200s, one user, no
  * request overhead, one chunk per prompt. TTFT = half a step of waiting + the step that carries the
  * prompt (a decode step plus the prompt's work) + a negligible queueing term, so going from a 1024-
@@ -364,6 +387,7 @@ int main(void)
   tcase_add_test(tc, prefill_compute_bound);
   tcase_add_test(tc, attention_dp_prompt_on_one_rank);
   tcase_add_test(tc, fp8_block_scaled_gemms);
+  tcase_add_test(tc, overlap_scheduler_by_stack);
   tcase_add_test(tc, ttft_carries_prefill);
   tcase_add_test(tc, disaggregated_ttft_has_handoff);
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
