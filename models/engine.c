@@ -31,6 +31,11 @@ gboolean engine_overlaps(const Engine *e)
   return e->prof->stack[e->stack].overlap_scheduler && !(e->stack == STACK_SGLANG && e->draft_tokens > 0);
 }
 
+double engine_recv_interval(const Engine *e)
+{
+  return engine_attn_dp(e) > 1 ? 1 : MAX(1, e->prof->stack[e->stack].recv_interval);
+}
+
 Precision engine_dense_precision(const Engine *e)
 {
   if (e->model->experts > 0 && e->precision == PREC_FP4)

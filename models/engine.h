@@ -48,6 +48,9 @@ Precision engine_dense_precision(const Engine *e);
  * scheduler is disabled because of using eagle speculative decoding", unless its opt-in v2
  * speculative path is enabled). */
 gboolean engine_overlaps(const Engine *e);
+/* Decode steps between the scheduler's looks for new requests (SGLang's --scheduler-recv-interval,
+ * 1 = every step); attention-DP engines look every step. */
+double engine_recv_interval(const Engine *e);
 
 /* NULL when the engine can run; otherwise why not (unsupported precision, parallelism that does
  * not divide), newly allocated. */

@@ -107,15 +107,15 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
       k = CLAMP(1 + s->x * s->step * wait, 1, k_fit);
       hold = held;
     }
-    double recv = adp > 1 ? 1 : MAX(1, e->prof->stack[e->stack].recv_interval);
-    if (recv > 1) { /* a prompt meeting other users' decode steps waits for the scheduler's next look,
-                     * half an interval on average (an idle one looks at once); those that arrived
-                     * meanwhile share the step after it */
-      hold += 0.5 * recv * MIN(1, s->bd * (users - 1) / users);
+    double busy = MIN(1, s->bd * (users - 1) / users); /* a prompt meets other users' steps */
+    double recv = engine_recv_interval(e);
+    if (recv > 1) { /* a busy scheduler's next look is half an interval away on average (an idle one
+                     * looks at once); the prompts that arrived meanwhile share the step after it */
+      hold += 0.5 * recv * busy;
       k = MAX(k, CLAMP(s->x * s->step * recv, 1, k_fit));
     }
     if (engine_overlaps(e)) /* a busy host formed the next batch already */
-      hold += MIN(1, s->bd * (users - 1) / users);
+      hold += busy;
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);
     s->step = td / (1 - s->share);

@@ -276,8 +276,7 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
 /* Decode steps between the scheduler's looks for new requests (1: every step). */
 static int recv_interval(const Eng *g)
 {
-  const StackProfile *sp = &g->e->prof->stack[g->e->stack];
-  return g->role == ROLE_AGG && g->adp == 1 ? MAX(1, (int)lround(sp->recv_interval)) : 1;
+  return g->role == ROLE_AGG ? (int)lround(engine_recv_interval(g->e)) : 1;
 }
 
 /* Whether the engine's host schedules a step ahead of its GPU (one stream: not Green Contexts). */
@@ -1018,13 +1017,19 @@ static Eng *next_event(const Sim *s, double *t, gboolean *net)
   return best;
 }
 
+/* Whether an event at T still belongs to the run (one is left, within the scenario's duration). */
+static gboolean in_run(const Sim *s, double t)
+{
+  return isfinite(t) && !(s->p->duration > 0 && t > s->p->duration);
+}
+
 gboolean sim_next_time(Sim *s, double *t)
 {
   gboolean net;
   if (s->stop)
     return FALSE;
   next_event(s, t, &net);
-  return isfinite(*t) && !(s->p->duration > 0 && *t > s->p->duration);
+  return in_run(s, *t);
 }
 
 gboolean sim_step(Sim *s)
@@ -1034,7 +1039,7 @@ gboolean sim_step(Sim *s)
   if (s->stop)
     return FALSE;
   Eng *g = next_event(s, &t, &net);
-  if (!isfinite(t) || (s->p->duration > 0 && t > s->p->duration))
+  if (!in_run(s, t))
     return FALSE;
   s->now = t;
   if (g) {
