@@ -11,6 +11,25 @@
 #define FAST_RUNS 20
 #define SIMGRID_RUNS 5
 
+/* The shortest of RUNS simulations of P (2 prefill engines PRE, 1 decode engine DEC) by SIM, its
+ * result in OUT; -1 if it could not run (why is printed). The best of many runs: a shared
+ * machine's noise only ever adds time. */
+static double best_of(SimulateFunc sim, int runs, const ScenarioParams *p, const Engine *pre, const Engine *dec,
+                      SimResult *out)
+{
+  double best = 1e9;
+  for (int rep = 0; rep < runs; rep++) {
+    double t0 = bench_now();
+    g_autofree char *why = sim(p, pre, 2, dec, 1, TRUE, out);
+    best = MIN(best, bench_now() - t0);
+    if (why) {
+      fprintf(stderr, "%s\n", why);
+      return -1;
+    }
+  }
+  return best;
+}
+
 int main(int argc, char **argv)
 {
   g_autoptr(Catalog) c = bench_catalog(argc, argv);
@@ -32,26 +51,10 @@ int main(int argc, char **argv)
   p.output.mean = 1024;
   p.decode.max_batch = 4096;
   SimResult r, g;
-  double best = 1e9, best_sg = 1e9;
-  /* the best of many runs: a shared machine's noise only ever adds time */
-  for (int rep = 0; rep < FAST_RUNS; rep++) {
-    double t0 = bench_now();
-    g_autofree char *why = serving_simulate(&p, &pre, 2, &dec, 1, TRUE, &r);
-    best = MIN(best, bench_now() - t0);
-    if (why) {
-      fprintf(stderr, "%s\n", why);
-      return 1;
-    }
-  }
-  for (int rep = 0; rep < SIMGRID_RUNS; rep++) {
-    double t0 = bench_now();
-    g_autofree char *why = simgrid_simulate(&p, &pre, 2, &dec, 1, TRUE, &g);
-    best_sg = MIN(best_sg, bench_now() - t0);
-    if (why) {
-      fprintf(stderr, "%s\n", why);
-      return 1;
-    }
-  }
+  double best = best_of(serving_simulate, FAST_RUNS, &p, &pre, &dec, &r);
+  double best_sg = best_of(simgrid_simulate, SIMGRID_RUNS, &p, &pre, &dec, &g);
+  if (best < 0 || best_sg < 0)
+    return 1;
   printf("DeepSeek-R1 1k/1k, 10,000 requests, disaggregated on GB200 NVL72 (P 2x4 GPUs, D 1x32 GPUs, 1,024 users)\n");
   printf("fast engine:     %6.1f ms wall (best of %d), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
          best * 1e3, FAST_RUNS, (unsigned long long)r.steps, r.out_tok_s, r.ttft[0] * 1e3, r.tpot[0] * 1e3);
