@@ -341,6 +341,7 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
       g_clear_pointer(&why, g_free);
       ss = best;
       r->decode.gpus = best_tp;
+      r->dec_workers = r->gpus / best_tp;
     }
     out->config = label(r, &r->decode, r->gpus / MAX(best_tp, 1), "");
   } else {
