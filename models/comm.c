@@ -16,8 +16,14 @@ double comm_allreduce(const CommLinks *l, int n, double bytes)
   if (n <= 1)
     return 0;
   double moved = 2.0 * (n - 1) / n * bytes;
-  double bw = n <= l->domain ? l->nvlink_bw : l->nic_bw; /* a ring leaving the domain waits on its NIC hops */
-  return moved / bw + l->latency + (n <= l->domain ? 0 : l->nic_latency);
+  if (n <= l->domain)
+    return moved / l->nvlink_bw + l->latency;
+  /* Leaving the domain, the ring is split into one channel per GPU of the domain, each crossing
+   * on its own GPU's NIC: a NIC carries 1/g of the ring's traffic while NVLink carries the rest,
+   * the two pipelined (NCCL's rings over multi-NIC nodes; the same volume as a hierarchical
+   * reduce-scatter, all-reduce across domains, all-gather). */
+  int g = l->domain;
+  return MAX(moved / l->nvlink_bw, moved / g / l->nic_bw) + l->latency + l->nic_latency;
 }
 
 double comm_alltoall(const CommLinks *l, int n, double bytes)

@@ -19,7 +19,8 @@ typedef struct {
 } CommLinks;
 
 void comm_links(const SystemSpec *s, const ArchProfile *a, double kernel_efficiency, CommLinks *out);
-/* Ring all-reduce of BYTES per GPU over N GPUs: 2(N-1)/N x BYTES over the slowest link, + latency. */
+/* Ring all-reduce of BYTES per GPU over N GPUs: 2(N-1)/N x BYTES over NVLink, + latency; a group
+ * larger than the domain spreads the crossing over the domain's NICs (see comm.c). */
 double comm_allreduce(const CommLinks *l, int n, double bytes);
 /* All-to-all where each GPU sends BYTES in total, spread evenly over the other N-1 GPUs. */
 double comm_alltoall(const CommLinks *l, int n, double bytes);
