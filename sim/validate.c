@@ -87,6 +87,21 @@ static void inferencex_sglang_launch(ValRow *r, double isl, double osl, gboolean
   }
 }
 
+/* MTP depth of the Dynamo recipes InferenceX runs (srt-slurm recipes, named in its
+ * nvidia-master.yaml): SGLang's decode workers run EAGLE with 2 steps; TensorRT-LLM's recipes,
+ * named ..._mtpN, give 3 drafts to decode ranks holding up to 64 sequences, 2 up to 128 and 1
+ * beyond (a full batch has no compute left to spend on drafts). -1: the profile's default. */
+static int dynamo_draft_tokens(const ValRow *r)
+{
+  if (strcmp(r->framework, "dynamo-sglang") == 0)
+    return 2;
+  if (strcmp(r->framework, "dynamo-trt") != 0)
+    return -1;
+  double ranks = r->dec_workers * (r->decode.dp_attention ? r->decode.gpus : 1);
+  double per_rank = r->load.users / ranks;
+  return per_rank <= 64 ? 3 : per_rank <= 128 ? 2 : 1;
+}
+
 static const char *const required[] = {
   "id", "source_kind", "system", "gpus", "model", "precision", "isl", "osl", "concurrency", "scenario", "mode",
   "tp", "ep", "dp_attention", "prefill_workers", "prefill_ep", "prefill_dp_attention", "decode_workers",
@@ -222,6 +237,8 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
     r->dec_workers = r->gpus / r->decode.gpus;
   }
   r->draft_tokens = mtp ? -1 : 0; /* -1: from the profile */
+  if (mtp && r->disaggregated && r->load.users > 0)
+    r->draft_tokens = dynamo_draft_tokens(r);
   gboolean ix = strcmp(r->source_kind, "inferencex") == 0 && !r->disaggregated && r->load.users > 0;
   if (ix && strcmp(r->framework, "trt") == 0)
     inferencex_trtllm_launch(r, num(c, "isl"), num(c, "osl"), mtp);

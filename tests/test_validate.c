@@ -114,7 +114,11 @@ static const ValRow *row_of(GPtrArray *rows, const char *id)
  * with 128 users and no attention-DP: max(8192, 128 + 1024 + 64 -> 1216) = 8192 tokens and batch
  * waiting 40 steps / 80%; sgl1, SGLang FP4 on B200 at 64 users with MTP: a look every 30 decode
  * steps, 256 running requests, 16384-token chunks, 2 drafts; sgl2, SGLang on H200 at 8k/1k: every
- * step, 256 requests; the Dynamo row and the MLPerf row keep the profile's settings. */
+ * step, 256 requests; the Dynamo rows keep the profile's scheduler settings and take the recipes'
+ * MTP depth: dis1, 256 users on one 16-rank attention-DP decode worker = 16 per rank -> 3 drafts;
+ * dis2, 2253 users on 16 ranks = 140.8 per rank -> 1; dis3, 1214 users on 2 x 8 ranks = 75.9 ->
+ * 2; dis4, 128 users on 64 without attention-DP: 2 x 1 ranks, 64 each -> 3 (the boundary); dis5,
+ * Dynamo-SGLang: EAGLE's 2 steps. The MLPerf row keeps the profile's settings. */
 START_TEST(inferencex_launch_settings)
 {
   static const char *const text =
@@ -126,6 +130,10 @@ START_TEST(inferencex_launch_settings)
     "sgl1,inferencex,b200-hgx8,8,deepseek-r1,fp4,1024,1024,64,concurrency,agg,8,8,0,,,,,,,,,,,mtp,sglang,400,50,500\n"
     "sgl2,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,8192,1024,64,concurrency,agg,8,1,0,,,,,,,,,,,none,sglang,140,19,700\n"
     "dis1,inferencex,gb200-nvl72,24,deepseek-r1,fp4,1024,1024,256,concurrency,disagg,,,,1,4,4,1,1,16,16,1,8,16,mtp,dynamo-trt,500,60,300\n"
+    "dis2,inferencex,gb200-nvl72,24,deepseek-r1,fp4,1024,1024,2253,concurrency,disagg,,,,2,4,4,1,1,16,16,1,8,16,mtp,dynamo-trt,500,60,300\n"
+    "dis3,inferencex,b200-hgx8,24,deepseek-r1,fp4,1024,1024,1214,concurrency,disagg,,,,1,4,4,1,2,8,8,1,8,16,mtp,dynamo-trt,500,60,300\n"
+    "dis4,inferencex,b200-hgx8,24,deepseek-r1,fp4,1024,1024,128,concurrency,disagg,,,,1,4,4,1,2,8,8,0,8,16,mtp,dynamo-trt,500,60,300\n"
+    "dis5,inferencex,b200-hgx8,16,deepseek-r1,fp8,1024,1024,64,concurrency,disagg,,,,1,8,8,0,1,8,8,0,8,8,mtp,dynamo-sglang,500,60,300\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n";
   g_autoptr(Catalog) c = shipped_catalog();
   g_autofree char *path = write_tmp(text);
@@ -141,7 +149,11 @@ START_TEST(inferencex_launch_settings)
   ck_assert(s1->recv_interval == 30 && s1->load.max_batch == 256 && s1->load.chunk == 16384 && s1->draft_tokens == 2);
   ck_assert(isnan(s1->adp_balance_timeout) && isnan(s1->batch_wait_timeout));
   ck_assert(s2->recv_interval == 1 && s2->load.max_batch == 256 && s2->load.chunk == 32768);
-  ck_assert(!d1->launch && d1->draft_tokens == -1 && !m1->launch);
+  ck_assert(!d1->launch && d1->draft_tokens == 3 && !m1->launch && m1->draft_tokens == 0);
+  ck_assert_int_eq(row_of(rows, "dis2")->draft_tokens, 1);
+  ck_assert_int_eq(row_of(rows, "dis3")->draft_tokens, 2);
+  ck_assert_int_eq(row_of(rows, "dis4")->draft_tokens, 3);
+  ck_assert_int_eq(row_of(rows, "dis5")->draft_tokens, 2);
 }
 END_TEST
 
