@@ -117,8 +117,9 @@ static const ValRow *row_of(GPtrArray *rows, const char *id)
  * step, 256 requests; the Dynamo rows keep the profile's scheduler settings and take the recipes'
  * MTP depth: dis1, 256 users on one 16-rank attention-DP decode worker = 16 per rank -> 3 drafts;
  * dis2, 2253 users on 16 ranks = 140.8 per rank -> 1; dis3, 1214 users on 2 x 8 ranks = 75.9 ->
- * 2; dis4, 128 users on 64 without attention-DP: 2 x 1 ranks, 64 each -> 3 (the boundary); dis5,
- * Dynamo-SGLang: EAGLE's 2 steps. The MLPerf row keeps the profile's settings. */
+ * 2; dis4, 128 users on 2 decode workers without attention-DP (a worker is one rank): 64 each -> 3
+ * (the boundary); dis5, Dynamo-SGLang: EAGLE's 2 steps. The MLPerf row keeps the profile's
+ * settings. */
 START_TEST(inferencex_launch_settings)
 {
   static const char *const text =
