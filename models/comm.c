@@ -8,6 +8,7 @@ void comm_links(const SystemSpec *s, const ArchProfile *a, double kernel_efficie
   out->nic_bw = s->nic_bandwidth * a->nic_efficiency;
   out->latency = a->collective_latency;
   out->nic_latency = a->nic_latency;
+  out->nic_a2a_latency = a->nic_alltoall_latency;
   out->domain = s->nvlink_domain_gpus;
 }
 
@@ -35,7 +36,7 @@ double comm_alltoall(const CommLinks *l, int n, double bytes)
     return out / l->nvlink_bw + l->latency;
   double remote = bytes * (double)(n - l->domain) / n; /* peers outside this GPU's domain */
   double local = out - remote;
-  return MAX(local / l->nvlink_bw, remote / l->nic_bw) + l->latency + l->nic_latency;
+  return MAX(local / l->nvlink_bw, remote / l->nic_bw) + l->latency + l->nic_a2a_latency;
 }
 
 double comm_p2p(const CommLinks *l, gboolean same_domain, double bytes)

@@ -14,7 +14,8 @@ typedef struct {
   double nvlink_bw;  /* B/s one way per GPU, as reached */
   double nic_bw;     /* B/s per GPU, as reached */
   double latency;    /* s per call */
-  double nic_latency; /* s more per call that crosses the NIC */
+  double nic_latency; /* s more per all-reduce or transfer that crosses the NIC */
+  double nic_a2a_latency; /* s more per all-to-all that crosses it */
   int domain;        /* GPUs per NVLink domain */
 } CommLinks;
 

@@ -19,7 +19,8 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for a collective that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL }
+  { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL }, \
+  { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL }
 #define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL }, \

@@ -27,7 +27,9 @@ typedef struct {
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
   double nic_efficiency;      /* the same for the scale-out NIC */
   double collective_latency;  /* s per collective call (all-reduce, all-to-all), NVLink */
-  double nic_latency;         /* s more per collective that leaves the NVLink domain */
+  double nic_latency;         /* s more per all-reduce or transfer that leaves the NVLink domain */
+  double nic_alltoall_latency; /* s more per all-to-all that leaves it: expert dispatch and combine
+                               * reach every remote peer over RDMA, not one neighbour per channel */
 } ArchProfile;
 
 typedef struct {

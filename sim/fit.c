@@ -106,8 +106,10 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
     if (u.fp8_block[a])
       ADD(ap->fp8_block_efficiency, 0.2, 1.0);
     ADD(ap->collective_latency, 1e-6, 80e-6);
-    if (crosses_domain(rows, a))
+    if (crosses_domain(rows, a)) {
       ADD(ap->nic_latency, 1e-6, 300e-6);
+      ADD(ap->nic_alltoall_latency, 1e-6, 500e-6);
+    }
     ADD(ap->attention_efficiency, 0.1, 0.9);
     ADD(ap->gemm_half_m, 8, 512);
     if (u.moe[a])

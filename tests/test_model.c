@@ -16,7 +16,7 @@ static void ideal_profile(Profile *p)
     ArchProfile *ap = &p->arch[a];
     ap->hbm_efficiency = ap->gemm_efficiency = ap->fp4_efficiency = ap->moe_efficiency = 1;
     ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
-    ap->collective_latency = ap->nic_latency = 0;
+    ap->collective_latency = ap->nic_latency = ap->nic_alltoall_latency = 0;
   }
   for (int s = 0; s < N_STACK; s++) {
     StackProfile *sp = &p->stack[s];
@@ -103,6 +103,25 @@ START_TEST(allreduce_nvlink4_vs_5)
    * = 103.75 us. (All of it through one NIC would be 750 us.) */
   ck_assert_close(comm_allreduce(&h, 16, 16e6), 103.75e-6, 1e-9);
   profile_clear(&prof);
+}
+END_TEST
+
+/* Leaving the domain, an all-reduce pays nic_latency and an all-to-all nic_alltoall_latency.
+ * H200, 16 GPUs, 16 MB per GPU; collective latency 10 us, NIC latency 20 us, all-to-all NIC
+ * latency 50 us. All-reduce: 93.75 us (above) + 10 + 20 = 123.75 us. All-to-all: each GPU sends
+ * 16e6 x 15/16 = 15e6 B, of which 16e6 x 8/16 = 8e6 B to the other node's 8 GPUs over its NIC
+ * (8e6 / 40e9 = 200 us) and 7e6 B over NVLink (7e6 / 360e9 = 19.44 us): 200 + 10 + 50 = 260 us.
+ * Inside the domain (8 GPUs) neither NIC latency counts: 16e6 x 7/8 / 360e9 = 38.89 us + 10. */
+START_TEST(nic_latencies_by_collective)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6,
+                    .nic_latency = 20e-6, .nic_alltoall_latency = 50e-6 };
+  CommLinks h;
+  comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, 1.0, &h);
+  ck_assert_close(comm_allreduce(&h, 16, 16e6), 123.75e-6, 1e-9);
+  ck_assert_close(comm_alltoall(&h, 16, 16e6), 260e-6, 1e-9);
+  ck_assert_close(comm_alltoall(&h, 8, 16e6), 48.8889e-6, 1e-5);
 }
 END_TEST
 
@@ -382,6 +401,7 @@ int main(void)
   tcase_add_test(tc, llama70b_decode_batch1_h200);
   tcase_add_test(tc, deepseek_mla_kv_bytes);
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
+  tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
   tcase_add_test(tc, infeasible_with_numbers);
   tcase_add_test(tc, mtp_tokens_per_step);
