@@ -96,6 +96,8 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   double td_cap = step_time_decode(e, cap, ctx);
   /* a saturated attention-DP engine prefills a prompt on every rank at once */
   double x_max = 1 / (prefill_cost(e, cap, ctx, ld->isl, chunk, adp) + (ld->osl - 1) / a * td_cap / cap);
+  double recv = engine_recv_interval(e);
+  gboolean overlaps = engine_overlaps(e);
   s->x = s->step = 0;
   s->bd = MIN(users, cap);
   for (int it = 0; it < ITERATIONS; it++) {
@@ -108,13 +110,12 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
       hold = held;
     }
     double busy = MIN(1, s->bd * (users - 1) / users); /* a prompt meets other users' steps */
-    double recv = engine_recv_interval(e);
     if (recv > 1) { /* a busy scheduler's next look is half an interval away on average (an idle one
                      * looks at once); the prompts that arrived meanwhile share the step after it */
       hold += 0.5 * recv * busy;
       k = MAX(k, CLAMP(s->x * s->step * recv, 1, k_fit));
     }
-    if (engine_overlaps(e)) /* a busy host formed the next batch already */
+    if (overlaps) /* a busy host formed the next batch already */
       hold += busy;
     double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);
