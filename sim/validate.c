@@ -317,11 +317,11 @@ static const Profile *row_profile(ValRow *r, const Profile *prof)
   return &r->launched;
 }
 
-/* The configuration as predicted_config prints it; POOL is "P " (prefill engines, which draft
- * nothing), "D " or "" (aggregated). */
+/* The configuration as predicted_config prints it, after POOL ("P ", "D " or "" aggregated); the
+ * row's prefill engine drafts nothing. */
 static char *label(const ValRow *r, const Engine *e, int engines, const char *pool)
 {
-  gboolean drafts = e->draft_tokens > 0 && strcmp(pool, "P ") != 0;
+  gboolean drafts = e->draft_tokens > 0 && e != &r->prefill;
   return g_strdup_printf("%s%dx %d GPU%s ep%d%s%s", pool, engines, e->gpus, e->gpus > 1 ? "s" : "", e->ep,
                          e->dp_attention ? " dp" : "", drafts ? " mtp" : "");
 }
