@@ -14,17 +14,26 @@ typedef struct {
   double tpot, ttft, step, bd, share;
 } Solution;
 
-/* Engine time one prompt costs when its chunks ride along decode steps of BD sequences, K prompts
- * to a step (attention data-parallel engines run one on each of up to K ranks at once). */
+/* Engine time K prompts of ISL tokens add to decode steps of BD sequences, per prompt, when the
+ * steps' prefill budget takes CHUNK tokens of each (attention data-parallel engines run one on each
+ * of up to K ranks at once): the full chunks, then the remainder, which costs what its own tokens
+ * cost (a 9,400-token prompt under an 8,192 budget is 8,192 + 1,208 tokens, not two full chunks).
+ * Every chunk's tokens attend to ISL / 2 on average, so the chunks' attention sums to the prompt's. */
 static double prefill_cost(const Engine *e, double bd, double ctx, double isl, double chunk, double k)
 {
-  StepBatch with = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_tokens = k * chunk, .prefill_seqs = k,
-                     .prefill_ctx = isl / 2 };
-  StepTime t_with, t_without;
-  step_time(e, &with, &t_with);
-  with.prefill_tokens = with.prefill_seqs = 0;
-  step_time(e, &with, &t_without);
-  return ceil(isl / chunk) * (t_with.total - t_without.total) / k;
+  StepBatch batch = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_seqs = k, .prefill_ctx = isl / 2 };
+  StepTime t_with, t_without, t_rest;
+  step_time(e, &batch, &t_without);
+  batch.prefill_tokens = k * chunk;
+  step_time(e, &batch, &t_with);
+  double full = floor(isl / chunk), rest = isl - full * chunk;
+  double cost = full * (t_with.total - t_without.total);
+  if (rest > 0) {
+    batch.prefill_tokens = k * rest;
+    step_time(e, &batch, &t_rest);
+    cost += t_rest.total - t_without.total;
+  }
+  return cost / k;
 }
 
 /* TensorRT-LLM's attention-DP balancing (profile.h) when PROMPTS_PER_STEP arrive: the ranks fill
