@@ -43,10 +43,16 @@ Precision engine_dense_precision(const Engine *e)
   return e->precision;
 }
 
+Precision engine_compute_precision(const Engine *e, Precision stored)
+{
+  return system_peak_flops(e->sys, stored) > 0 ? stored : PREC_BF16;
+}
+
 char *engine_check(const Engine *e)
 {
-  if (system_peak_flops(e->sys, e->precision) <= 0)
-    return g_strdup_printf("%s has no %s tensor cores", e->sys->id, precision_names[e->precision]);
+  Precision cp = engine_compute_precision(e, e->precision);
+  if (system_peak_flops(e->sys, cp) <= 0)
+    return g_strdup_printf("%s has no %s tensor cores", e->sys->id, precision_names[cp]);
   if (e->gpus < 1 || e->pp < 1 || e->gpus % e->pp)
     return g_strdup_printf("%d GPUs do not split into %d pipeline stages", e->gpus, e->pp);
   int g = engine_stage_gpus(e);

@@ -6,6 +6,11 @@
 
 #include <math.h>
 
+/* Token rows a weight-only GEMM pads to: W4A16 kernels (Marlin and its MoE variant, which vLLM runs
+ * for MXFP4 on Hopper) issue 16-row mma.sync tiles with the tokens as the narrow operand, so few
+ * tokens stay bound by the weight read instead of paying for Hopper's 64-row wgmma tiles. */
+#define WEIGHT_ONLY_HALF_M 16.0
+
 /* The rates one GPU reaches, from the catalog peaks and the profile. */
 typedef struct {
   double peak;        /* FLOP/s reached by large GEMMs at the serving precision */
@@ -13,7 +18,9 @@ typedef struct {
   double peak_attn;   /* FLOP/s of attention math (BF16 tensor cores) */
   double peak_head;   /* FLOP/s of the BF16 LM head */
   double bw;          /* B/s from HBM */
-  double half_m;      /* GEMM rows for half the peak */
+  double half_m;      /* GEMM rows for half the peak (BF16 LM head) */
+  double half_m_w;    /* the same for GEMMs on the serving-precision weights */
+  double half_m_dense; /* and on the attention/dense weights */
   double moe;         /* factor on the rates of grouped expert GEMMs */
   double mem_power;   /* power activity of HBM-bound work (compute-bound work is 1) */
   CommLinks links;
@@ -34,16 +41,19 @@ static void rates(const Engine *e, Rates *r)
   const ArchProfile *a = &e->prof->arch[e->sys->arch];
   double k = e->prof->stack[e->stack].kernel_efficiency;
   Precision dp = engine_dense_precision(e);
+  Precision cw = engine_compute_precision(e, e->precision), cd = engine_compute_precision(e, dp);
   double clock = e->clock > 0 ? e->clock : 1.0; /* a power cap lowers the tensor-core clock */
   double sms = e->sm_share > 0 ? e->sm_share : 1.0, bw_share = e->bw_share > 0 ? e->bw_share : 1.0;
   k *= clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */
-  r->peak = system_peak_flops(e->sys, e->precision) * gemm_fraction(a, e, e->precision) * k;
-  r->peak_dense = system_peak_flops(e->sys, dp) * gemm_fraction(a, e, dp) * k;
+  r->peak = system_peak_flops(e->sys, cw) * gemm_fraction(a, e, cw) * k;
+  r->peak_dense = system_peak_flops(e->sys, cd) * gemm_fraction(a, e, cd) * k;
   r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   r->half_m = a->gemm_half_m;
+  r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
+  r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->moe = a->moe_efficiency;
   comm_links(e->sys, a, k / (clock * sms), &r->links);
 }
@@ -58,12 +68,13 @@ static double roofline(const Rates *r, double t_compute, double t_memory, double
   return t;
 }
 
-/* One GEMM of M rows against PARAMS weights of WBYTES each: compute- or weight-read-bound. */
-static double gemm(const Rates *r, double peak, double m, double params, double wbytes, double *busy)
+/* One GEMM of M rows against PARAMS weights of WBYTES each, at PEAK FLOP/s reached from HALF_M
+ * rows on: compute- or weight-read-bound. */
+static double gemm(const Rates *r, double peak, double half_m, double m, double params, double wbytes, double *busy)
 {
   if (m <= 0 || params <= 0)
     return 0;
-  double t_compute = 2.0 * m * params / (peak * m / (m + r->half_m));
+  double t_compute = 2.0 * m * params / (peak * m / (m + half_m));
   double t_memory = params * wbytes / r->bw;
   return roofline(r, t_compute, t_memory, busy);
 }
@@ -98,11 +109,11 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double touched = moe_expected_experts(m->experts, m->experts_per_token, tokens);
   double rows = tokens * m->experts_per_token / touched; /* tokens per touched expert */
   double flops = 2.0 * tokens * m->experts_per_token * pe / g;
-  double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m));
+  double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m_w));
   double local = MIN(touched * engine_experts_per_gpu(e) / m->experts, engine_experts_per_gpu(e));
   double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
   double b = 0;
-  double t = roofline(r, t_compute, t_memory, &b) + gemm(r, r->peak, tokens, m->shared_experts * pe / g, w_b, &b);
+  double t = roofline(r, t_compute, t_memory, &b) + gemm(r, r->peak, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
   *busy += layers * b;
   return layers * t;
 }
@@ -150,11 +161,14 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double rank_prefill = adp > 1 ? rank_tokens - b->decode_seqs * q_per_seq / adp : b->prefill_tokens;
   /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
   double act = 0;
-  out->gemm += layers * gemm(r, r->peak_dense, rank_tokens, llm_attention_params(m) / atp, dense_b, &act);
+  out->gemm += layers * gemm(r, r->peak_dense, r->half_m_dense, rank_tokens, llm_attention_params(m) / atp,
+                             dense_b, &act);
   out->busy += layers * act;
   act = 0;
-  out->gemm += dense_layers * gemm(r, m->experts ? r->peak_dense : r->peak, tokens, llm_dense_ffn_params(m) / g,
-                                   m->experts ? dense_b : w_b, &act);
+  out->gemm += dense_layers * (m->experts ? gemm(r, r->peak_dense, r->half_m_dense, tokens,
+                                                  llm_dense_ffn_params(m) / g, dense_b, &act)
+                                             : gemm(r, r->peak, r->half_m_w, tokens, llm_dense_ffn_params(m) / g,
+                                                    w_b, &act));
   out->busy += dense_layers * act;
   /* attention math and KV reads */
   double seqs_gpu = b->decode_seqs / adp;
@@ -184,7 +198,7 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
   /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
   int g = engine_stage_gpus(e);
   double head_params = (double)m->vocab * m->hidden / g;
-  out->gemm += gemm(&r, r.peak_head, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0, &out->busy);
+  out->gemm += gemm(&r, r.peak_head, r.half_m, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0, &out->busy);
   /* stages run one after the other for a step's tokens */
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
                                                     tokens / engine_attn_dp(e) * m->hidden * 2.0)
@@ -198,7 +212,7 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
     Engine one = *e;
     one.draft_tokens = 0;
     layers_time(&one, &r, &db, b->decode_seqs, m->mtp_layers, &d);
-    d.gemm += gemm(&r, r.peak_head, b->decode_seqs, head_params, 2.0, &d.busy);
+    d.gemm += gemm(&r, r.peak_head, r.half_m, b->decode_seqs, head_params, 2.0, &d.busy);
     out->mtp = e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
     out->busy += e->draft_tokens * d.busy;
   }

@@ -124,12 +124,13 @@ fi
 cat >"$out/m.csv" <<'CSV'
 id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,decode_dp_attention,prefill_gpus,decode_gpus,spec_decode,framework,out_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms
 r1,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150
-r2,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp4,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150
+r2,inferencex,h100-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150
 CSV
 expect_rc 0 "validate" "$AIFSIM" validate "$out/m.csv" -o "$out/pred.csv"
 grep -q '^all ' "$out/stdout" && ok || fail "validate prints the error table"
 grep -q '^r1,ok,,[0-9]' "$out/pred.csv" && ok || fail "validate predicts the H200 row"
-grep -q '^r2,infeasible,h200-sxm-hgx8 has no fp4 tensor cores' "$out/pred.csv" && ok || fail "fp4 on Hopper is infeasible with its reason"
+grep -q '^r2,infeasible,"needs [0-9.]* GB per GPU for weights and reserve, has 80.0 GB"' "$out/pred.csv" && ok ||
+  fail "DeepSeek-R1 FP8 on eight H100s is infeasible with its numbers"
 grep -q '^r1,ok,,[0-9].*(des)$' "$out/pred.csv" && ok || fail "validate event-simulates the concurrency row by default"
 expect_rc 0 "validate by the steady state" "$AIFSIM" validate "$out/m.csv" --engine steady -o "$out/pred-steady.csv"
 grep -q '^r1,ok,,[0-9]' "$out/pred-steady.csv" && ! grep -q '(des)' "$out/pred-steady.csv" && ok ||

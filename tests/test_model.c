@@ -158,10 +158,40 @@ START_TEST(infeasible_with_numbers)
                                           (m.weights + 0.05 * 80e9) / 1e9);
   ck_assert_str_eq(why, want);
   ck_assert(m.weights > 400e9 && m.weights < 420e9);
-  /* FP4 on Hopper is refused before memory is looked at */
-  Engine f = engine(c, "h100-sxm-hgx8", "llama-3.1-8b", PREC_FP4, 1, &prof);
-  g_autofree char *why2 = engine_check(&f);
-  ck_assert_str_eq(why2, "h100-sxm-hgx8 has no fp4 tensor cores");
+  profile_clear(&prof);
+}
+END_TEST
+
+/* FP4 weights on Hopper, which has no FP4 tensor cores: weight-only, as the W4A16 kernels serve
+ * MXFP4 there. Llama-3.3-70B, one H200, ideal efficiencies. The 68.451e9 linear weights (see
+ * llama70b_decode_batch1_h200) take 0.5625 B each (4 bits + one FP8 scale per 16): 38.504e9 B.
+ * Batch 1: the GEMMs pad the token to 16 rows, 2 x 68.451e9 x 17 / 989e12 = 2.35 ms of BF16 math,
+ * below the weight read, so a step is (38.504e9 + 2.1013e9 LM head) / 4.8e12 = 8.459 ms (FP8:
+ * 14.70 ms). A prefill of 8,192 tokens computes at the BF16 peak, not an FP4 one:
+ * 2 x (8192 + 16) x 68.451e9 / 989e12 = 1.1362 s of linear GEMMs, plus the LM head's one row
+ * (its 2.1013e9 B read, 0.438 ms). Engines stay feasible; only a GPU without BF16 tensor cores
+ * could refuse them. */
+START_TEST(fp4_weight_only_on_hopper)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP4, 1, &prof);
+  ck_assert_ptr_null(engine_check(&e));
+  ck_assert_int_eq(engine_compute_precision(&e, PREC_FP4), PREC_BF16);
+  double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672, head = 128256.0 * 8192 * 2;
+  ck_assert_close(memory_weight_bytes_gpu(&e), linear * 0.5625 + 2 * head, 1e-12);
+  ck_assert_close(step_time_decode(&e, 1, 0), (linear * 0.5625 + head) / 4.8e12, 1e-9);
+  ck_assert_close(step_time_decode(&e, 1, 0), 8.459e-3, 1e-3);
+  StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 0 };
+  StepTime t;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.gemm, 2 * (8192 + 16) * linear / 989e12 + head / 4.8e12, 1e-9);
+  ck_assert_close(t.gemm, 1.1366, 1e-3);
+  /* the same GPU in FP8 serves FP8 natively: its batch-1 step reads twice the bytes */
+  Engine f = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof);
+  ck_assert_int_eq(engine_compute_precision(&f, PREC_FP8), PREC_FP8);
+  ck_assert(step_time_decode(&f, 1, 0) > 1.7 * step_time_decode(&e, 1, 0));
   profile_clear(&prof);
 }
 END_TEST
@@ -428,6 +458,7 @@ int main(void)
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
   tcase_add_test(tc, infeasible_with_numbers);
+  tcase_add_test(tc, fp4_weight_only_on_hopper);
   tcase_add_test(tc, mtp_tokens_per_step);
   tcase_add_test(tc, closed_loop_littles_law);
   tcase_add_test(tc, prefill_compute_bound);
