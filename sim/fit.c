@@ -134,7 +134,12 @@ static GArray *parameters(GPtrArray *rows, Profile *p)
   return ps;
 }
 
-/* Architectures without rows take the newest fitted architecture's efficiencies. */
+/* Architectures without rows take the newest fitted architecture's efficiencies. A stack without
+ * rows (vLLM in measured-dev.csv) takes the geometric mean of the fitted stacks' kernel efficiency,
+ * overheads and MTP acceptance: the data's stacks differ by ~1.2x on the same configuration, and
+ * the middle of them is a better prior for an unmeasured one than the built-in defaults, which
+ * have no overheads to speak of. Its scheduler's behaviour (batch cap, KV reservation, overlap,
+ * balancing) is its own, documented, and stays. */
 static void carry_forward(GPtrArray *rows, Profile *p)
 {
   Used u;
@@ -145,6 +150,27 @@ static void carry_forward(GPtrArray *rows, Profile *p)
       last = a;
     else if (last >= 0)
       p->arch[a] = p->arch[last];
+  }
+  StackProfile mean = { 0 };
+  int n = 0;
+  for (int s = 0; s < N_STACK; s++) {
+    if (!u.stack[s])
+      continue;
+    const StackProfile *f = &p->stack[s];
+    mean.kernel_efficiency += log(f->kernel_efficiency), mean.step_overhead += log(f->step_overhead);
+    mean.layer_overhead += log(f->layer_overhead), mean.moe_layer_overhead += log(f->moe_layer_overhead);
+    mean.request_overhead += log(f->request_overhead), mean.handoff_overhead += log(f->handoff_overhead);
+    mean.mtp_acceptance += log(f->mtp_acceptance);
+    n++;
+  }
+  for (int s = 0; s < N_STACK && n > 0; s++) {
+    if (u.stack[s])
+      continue;
+    StackProfile *t = &p->stack[s];
+    t->kernel_efficiency = exp(mean.kernel_efficiency / n), t->step_overhead = exp(mean.step_overhead / n);
+    t->layer_overhead = exp(mean.layer_overhead / n), t->moe_layer_overhead = exp(mean.moe_layer_overhead / n);
+    t->request_overhead = exp(mean.request_overhead / n), t->handoff_overhead = exp(mean.handoff_overhead / n);
+    t->mtp_acceptance = exp(mean.mtp_acceptance / n);
   }
 }
 

@@ -158,6 +158,35 @@ START_TEST(inferencex_launch_settings)
 }
 END_TEST
 
+/* Stacks without rows: the rows here are TensorRT-LLM's and SGLang's, so after a fit with no
+ * rounds (nothing moves) vLLM holds the geometric mean of their values: kernel efficiency 0.8 and
+ * 1.25 give 1.0; step overheads 1 ms and 4 ms give 2 ms; MTP acceptance 0.5 and 0.8 give 0.632.
+ * Its own scheduler settings (batch cap, overlap) are left as they were. */
+START_TEST(fit_carries_unmeasured_stack)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  Profile p;
+  profile_defaults(&p);
+  p.stack[STACK_TRTLLM].kernel_efficiency = 0.8, p.stack[STACK_SGLANG].kernel_efficiency = 1.25;
+  p.stack[STACK_TRTLLM].step_overhead = 1e-3, p.stack[STACK_SGLANG].step_overhead = 4e-3;
+  p.stack[STACK_TRTLLM].mtp_acceptance = 0.5, p.stack[STACK_SGLANG].mtp_acceptance = 0.8;
+  double cap = p.stack[STACK_VLLM].max_seqs_per_rank;
+  gboolean overlap = p.stack[STACK_VLLM].overlap_scheduler;
+  FitOptions opt = { .rounds = 0 };
+  fit_profile(rows, &p, &opt);
+  ck_assert_close(p.stack[STACK_VLLM].kernel_efficiency, 1.0, 1e-12);
+  ck_assert_close(p.stack[STACK_VLLM].step_overhead, 2e-3, 1e-12);
+  ck_assert_close(p.stack[STACK_VLLM].mtp_acceptance, sqrt(0.4), 1e-12);
+  ck_assert_close(p.stack[STACK_VLLM].max_seqs_per_rank, cap, 1e-12);
+  ck_assert(p.stack[STACK_VLLM].overlap_scheduler == overlap);
+  /* the measured stacks keep what they had */
+  ck_assert_close(p.stack[STACK_SGLANG].kernel_efficiency, 1.25, 1e-12);
+  profile_clear(&p);
+}
+END_TEST
+
 /* A known profile in, the same profile out: rows whose "measurements" are the predictions of a
  * truth profile are fitted from a perturbed start; the perturbed parameters come back. */
 START_TEST(fit_recovers_known_profile)
@@ -208,6 +237,7 @@ int main(void)
   tcase_add_test(tc, missing_column);
   tcase_add_test(tc, inferencex_launch_settings);
   tcase_add_test(tc, fit_recovers_known_profile);
+  tcase_add_test(tc, fit_carries_unmeasured_stack);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
