@@ -51,8 +51,9 @@ Precision engine_compute_precision(const Engine *e, Precision stored)
 char *engine_check(const Engine *e)
 {
   Precision cp = engine_compute_precision(e, e->precision);
-  if (system_peak_flops(e->sys, cp) <= 0)
-    return g_strdup_printf("%s has no %s tensor cores", e->sys->id, precision_names[cp]);
+  if (system_peak_flops(e->sys, cp) <= 0 || (e->native_only && cp != e->precision))
+    return g_strdup_printf("%s has no %s tensor cores%s", e->sys->id, precision_names[e->precision],
+                           cp != e->precision ? " (weight-only serving is off)" : "");
   if (e->gpus < 1 || e->pp < 1 || e->gpus % e->pp)
     return g_strdup_printf("%d GPUs do not split into %d pipeline stages", e->gpus, e->pp);
   int g = engine_stage_gpus(e);

@@ -28,6 +28,7 @@ typedef struct {
   double clock;            /* tensor-core clock as a fraction of full (a power cap); 0 means 1 */
   double sm_share;         /* Green Context: fraction of the SMs this stream owns; 0 means all */
   double bw_share;         /* fraction of HBM bandwidth it gets (the other stream takes the rest); 0: all */
+  gboolean native_only;    /* refuse weights in a format the GPU has no tensor cores for */
 } Engine;
 
 /* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */

@@ -33,6 +33,8 @@ char *point_family_label(const Point *pt)
   if (p->green_prefill_sms > 0)
     g_string_append_printf(s, " gc%.0f%%", 100 * p->green_prefill_sms);
   g_string_append_printf(s, " %s", precision_names[p->precision]);
+  if (p->weight_only && system_peak_flops(&pt->system, p->precision) <= 0) /* widened in the GEMMs (engine.h) */
+    g_string_append(s, " weight-only");
   if (p->spec_method == SPEC_MTP)
     g_string_append(s, " mtp");
   return g_string_free(s, FALSE);
@@ -74,7 +76,7 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
                     : p->precision == PREC_BF16    ? PREC_BF16
                                                    : (Precision)prof->stack[stack_of(p->framework)].kv_cache,
     .stack = stack_of(p->framework), .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
-    .dp_attention = es->attention_dp,
+    .dp_attention = es->attention_dp, .native_only = !p->weight_only,
     .draft_tokens = p->spec_method == SPEC_MTP ? p->spec_tokens : 0, .acceptance = p->spec_acceptance,
   };
 }

@@ -78,6 +78,7 @@ static const KtKey keys[] = {
   GROUP("serving", "how the model is served"),
   ENUM("serving.framework", framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
   ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
+  BOOL("serving.weight_only", weight_only, "true", "a precision the GPU has no tensor cores for (FP4 on Hopper): true = weights kept in it and widened to BF16 in the GEMMs (W4A16, as MXFP4 is served on Hopper); false = such points are infeasible"),
   ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
   ENUM("serving.engine", engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation), simgrid (the event simulation with SimGrid moving the KV caches: the reference network) or auto: des for open-loop and trace arrivals"),

@@ -61,6 +61,7 @@ typedef struct {
   double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
   /* serving */
   int framework, precision, kv_precision, mode;
+  gboolean weight_only; /* a precision the GPU has no tensor cores for runs weight-only (else infeasible) */
   int parallelism;      /* 0 manual, 1 auto (expanded at load into the aggregated keys' lists) */
   int engine;           /* EngineKind */
   EngineSpec agg, prefill, decode;

@@ -120,6 +120,21 @@ else
   echo "SKIP: GNU parallel not installed: the shard run through parallel is not tested"
 fi
 
+# FP4 on Hopper: weight-only (W4A16) by default, infeasible with the switch off
+cat >"$out/wo.yaml" <<'YAML'
+name: wo
+system: h200-sxm-hgx8
+model: gpt-oss-120b
+workload: {input: 1024, output: 1024, arrival: {kind: closed, users: 16}}
+serving: {precision: fp4, aggregated: {tp: 1}}
+YAML
+expect_rc 0 "FP4 on H200" "$AIFSIM" run "$out/wo.yaml" -o "$out/wo"
+grep -q ',agg 1x tp1 fp4 weight-only,ok,' "$out/wo/results.csv" && ok || fail "FP4 on H200 runs weight-only"
+sed 's/precision: fp4,/precision: fp4, weight_only: false,/' "$out/wo.yaml" >"$out/wo-off.yaml"
+expect_rc 0 "FP4 on H200, weight-only off" "$AIFSIM" run "$out/wo-off.yaml" -o "$out/wo-off"
+grep -q ',infeasible,h200-sxm-hgx8 has no fp4 tensor cores (weight-only serving is off),' "$out/wo-off/results.csv" && ok ||
+  fail "with serving.weight_only false, FP4 on H200 is infeasible with its reason"
+
 # validate: a measured file in, predictions and an error table out
 cat >"$out/m.csv" <<'CSV'
 id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,decode_dp_attention,prefill_gpus,decode_gpus,spec_decode,framework,out_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms
