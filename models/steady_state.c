@@ -225,9 +225,14 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
     return g_strdup_printf("%s", why);
   out->weights = md.weights, out->kv_free = md.kv_free, out->max_seqs = md.max_seqs;
   double a = engine_tokens_per_step(d), ctx = ld->isl + ld->osl / 2;
-  double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : ld->isl) / ld->isl));
+  /* a prefill batch holds the prompts its budget fits on each attention rank */
+  double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : ld->isl) / ld->isl)) * engine_attn_dp(p);
   double cap = MIN(MIN(md.max_seqs, ld->max_batch), engine_batch_cap(d));
   double users = ld->users > 0 ? ld->users : cap * dec;
+  /* the prefill pool's ceiling, every engine running full batches back to back: beyond it prompts
+   * queue (the users who wait show in TTFT below), as beyond the decode pool's */
+  double tb_max = step_time_prefill(p, k_max, ld->isl);
+  double x_pre = MAX_SHARE * pre * k_max / tb_max;
   /* the handoff (second hop, worker handshake) precedes the transfer */
   double t_kv = p->prof->stack[p->stack].handoff_overhead + kv_transfer(p, d, same_domain, ld->isl);
   double overhead = ld->users > 0 ? d->prof->stack[d->stack].request_overhead : 0;
@@ -236,13 +241,20 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
   for (int it = 0; it < ITERATIONS; it++) {
     double tb = step_time_prefill(p, k, ld->isl);
     rho = MIN(s.x * tb / (k * pre), MAX_SHARE);
-    double ttft = tb * (1 + rho / (2 * (1 - rho))) + t_kv + overhead;
+    /* a prompt waits for the batch under way (busy a share rho of the time, half of it left on
+     * average), and behind whole batches only as the pool nears its ceiling: a server of K_MAX
+     * prompts per full batch, M/D/1 in batches. With one prompt a batch the two are the same
+     * M/D/1 wait; with many, the prompts that arrive during a batch all ride the next one (K
+     * follows the arrivals), so rho near 1 is a busy pool, not an endless queue. */
+    double load = MIN(s.x * tb_max / (k_max * pre), MAX_SHARE);
+    double wait = MAX(rho * tb / 2, tb_max * load / (2 * k_max * (1 - load)));
+    double ttft = tb + wait + t_kv + overhead;
     double td = step_time_decode(d, s.bd, ctx);
     s.step = td;
     s.tpot = td / a;
     double decode = (ld->osl - 1) * s.tpot;
     double x_dec = dec * cap / decode; /* the decode pool's ceiling */
-    double x_new = MIN(users / (ttft + decode + ld->think_time), x_dec);
+    double x_new = MIN(users / (ttft + decode + ld->think_time), MIN(x_dec, x_pre));
     s.x = it == 0 ? x_new : 0.5 * s.x + 0.5 * x_new;
     s.bd = MAX(MIN(s.x * decode / dec, cap), 1e-9);
     k = MIN(k_max, MAX(1, s.x * tb / pre)); /* prompts that arrive during one prefill batch */

@@ -400,6 +400,39 @@ START_TEST(disaggregated_ttft_has_handoff)
 }
 END_TEST
 
+/* A disaggregated deployment whose prefill pool is the bottleneck: Llama-3.3-70B FP8 on H200,
+ * one TP8 prefill engine for four TP8 decode engines, 8,192-token prompts and 256-token answers,
+ * 16,384-token prefill batches (two prompts each). Its ceiling is 0.97 x 2 / t(two prompts) prompts
+ * a second; 1,024 users want far more, so the pool runs at it, and the users it cannot serve wait
+ * for it in TTFT (Little's law: users = x (TTFT + decode)). At 8 users the pool is busy without
+ * being saturated: a prompt waits for the batch under way and its own, not for an ever longer
+ * queue (under 2.5 batch times). */
+START_TEST(disaggregated_prefill_ceiling)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine p = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 8, &prof);
+  Engine d = p;
+  Load ld = { .isl = 8192, .osl = 256, .users = 1024, .max_batch = 1e9, .chunk = 16384 };
+  SteadyState ss;
+  g_autofree char *why = steady_disaggregated(&p, 1, &d, 4, FALSE, &ld, &ss);
+  ck_assert_ptr_null(why);
+  double t2 = step_time_prefill(&p, 2, 8192), ceiling = 0.97 * 2 / t2;
+  double x = ss.out_tok_s / ld.osl;
+  ck_assert_close(x, ceiling, 0.01);
+  ck_assert_close(ld.users, x * (ss.ttft + (ld.osl - 1) * ss.tpot), 0.01);
+  ld.users = 8;
+  g_autofree char *why2 = steady_disaggregated(&p, 1, &d, 4, FALSE, &ld, &ss);
+  ck_assert_ptr_null(why2);
+  x = ss.out_tok_s / ld.osl;
+  ck_assert(x < ceiling);
+  ck_assert_msg(ss.ttft < 2.5 * t2 + prof.stack[STACK_TRTLLM].request_overhead + prof.stack[STACK_TRTLLM].handoff_overhead + 0.05,
+                "TTFT %.2f s against a batch of %.2f s", ss.ttft, t2);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Batch waiting in the steady state, where the timeout decides: two users of Llama-3.3-70B on
  * 8 H200s send a prompt every ~8 s, far fewer than would fill the wanted share of the step in 30
  * steps, so each prompt is held the whole timeout while the other user decodes; the steady state
@@ -469,6 +502,7 @@ int main(void)
   tcase_add_test(tc, disaggregated_ttft_has_handoff);
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
   tcase_add_test(tc, partial_last_chunk);
+  tcase_add_test(tc, disaggregated_prefill_ceiling);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
