@@ -70,7 +70,8 @@ static double roofline(const Rates *r, double t_compute, double t_memory, double
 
 /* One GEMM of M rows against PARAMS weights of WBYTES each, at PEAK FLOP/s reached from HALF_M
  * rows on: compute- or weight-read-bound. */
-static double gemm(const Rates *r, double peak, double half_m, double m, double params, double wbytes, double *busy)
+static double gemm(const Rates *r, double peak, double half_m, double m, double params, double wbytes,
+                   double *busy)
 {
   if (m <= 0 || params <= 0)
     return 0;
@@ -113,7 +114,8 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double local = MIN(touched * engine_experts_per_gpu(e) / m->experts, engine_experts_per_gpu(e));
   double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
   double b = 0;
-  double t = roofline(r, t_compute, t_memory, &b) + gemm(r, r->peak, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
+  double t = roofline(r, t_compute, t_memory, &b) +
+             gemm(r, r->peak, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
   *busy += layers * b;
   return layers * t;
 }
@@ -198,7 +200,8 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
   /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
   int g = engine_stage_gpus(e);
   double head_params = (double)m->vocab * m->hidden / g;
-  out->gemm += gemm(&r, r.peak_head, r.half_m, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0, &out->busy);
+  out->gemm += gemm(&r, r.peak_head, r.half_m, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0,
+                    &out->busy);
   /* stages run one after the other for a step's tokens */
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
                                                     tokens / engine_attn_dp(e) * m->hidden * 2.0)

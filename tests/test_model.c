@@ -427,7 +427,8 @@ START_TEST(disaggregated_prefill_ceiling)
   ck_assert_ptr_null(why2);
   x = ss.out_tok_s / ld.osl;
   ck_assert(x < ceiling);
-  ck_assert_msg(ss.ttft < 2.5 * t2 + prof.stack[STACK_TRTLLM].request_overhead + prof.stack[STACK_TRTLLM].handoff_overhead + 0.05,
+  const StackProfile *sp = &prof.stack[STACK_TRTLLM];
+  ck_assert_msg(ss.ttft < 2.5 * t2 + sp->request_overhead + sp->handoff_overhead + 0.05,
                 "TTFT %.2f s against a batch of %.2f s", ss.ttft, t2);
   profile_clear(&prof);
 }
