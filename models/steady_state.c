@@ -261,6 +261,8 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
     s.ttft = ttft + MAX(0, users / s.x - ttft - decode - ld->think_time);
   }
   fill(out, &s, 1, ld->osl, (double)pre * p->gpus + (double)dec * d->gpus);
+  double decode = (ld->osl - 1) * s.tpot;
+  out->pool_load = MAX(s.x * tb_max / (k_max * pre), s.x * decode / (dec * cap));
   /* prefill GPUs are busy for the share rho of the time, decode GPUs always */
   double gp = (double)pre * p->gpus, gd = (double)dec * d->gpus;
   out->gpu_activity = (gp * rho * step_activity_prefill(p, k, ld->isl) + gd * step_activity_decode(d, s.bd, ctx)) /

@@ -32,6 +32,7 @@ typedef struct {
   double gpus;
   double weights, kv_free, max_seqs; /* per GPU (decode engines), and sequences per engine */
   double prefill_share;    /* fraction of engine time spent on prefill (aggregated) */
+  double pool_load;        /* disaggregated: the busier pool's load, a share of its ceiling (0..1) */
   double gpu_activity;     /* mean GPU power activity over the deployment (0 idle .. 1 TDP) */
 } SteadyState;
 

@@ -329,7 +329,7 @@ static char *label(const ValRow *r, const Engine *e, int engines, const char *po
 
 void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
 {
-  *out = (Prediction){ .status = "unsupported" };
+  *out = (Prediction){ .status = "unsupported", .pool_load = NAN };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
   if (r->unsupported) {
@@ -378,6 +378,8 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   out->predicted[MET_OUT_TOK_S_PER_GPU] = ss.out_tok_s_per_gpu;
   out->predicted[MET_TOK_S_PER_USER] = ss.tok_s_per_user;
   out->predicted[MET_TTFT] = ss.ttft * 1e3;
+  if (r->disaggregated)
+    out->pool_load = ss.pool_load;
   /* power: the GPUs at the load's activity; the measured system is its servers at the wall */
   double gpu_w = power_gpu(r->sys, ss.gpu_activity, 1);
   PowerShare share;
@@ -420,7 +422,7 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
     validate_predict(r, prof, out);
     return;
   }
-  *out = (Prediction){ .status = "unsupported" };
+  *out = (Prediction){ .status = "unsupported", .pool_load = NAN };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
   prof = row_profile(r, prof);

@@ -41,6 +41,7 @@ typedef struct {
   char *reason;
   char *config;            /* the configuration predicted (chosen when the row leaves it open) */
   double predicted[N_METRICS];
+  double pool_load;        /* steady state, disaggregated: the busier pool's share of its ceiling (else NaN) */
 } Prediction;
 
 /* Reads FILE into rows; a missing column or unreadable file is an input error. */

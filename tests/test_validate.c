@@ -187,6 +187,46 @@ START_TEST(fit_carries_unmeasured_stack)
 }
 END_TEST
 
+/* A disaggregated row's TTFT enters the fit only while its pools run under half their ceilings:
+ * one user on a GB200 Dynamo deployment (TTFT is overheads, one prefill and the handoff) and 1,500
+ * users on the same pools (about 3/4 of the prefill pool's ceiling, where the model's TTFT still
+ * carries the handoff). A longer handoff moves the light row's loss by its TTFT; the busy row's
+ * moves only through its throughput and per-user speed (a sixth as much here; counting its TTFT
+ * would move it more than the light row's). */
+START_TEST(fit_ttft_only_below_half_load)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const char *head =
+    "id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,"
+    "prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,"
+    "decode_dp_attention,prefill_gpus,decode_gpus,spec_decode,framework,out_tok_s_per_gpu,tok_s_per_user,"
+    "tpot_ms,ttft_ms\n";
+  const char *tail = ",concurrency,disagg,,,,1,4,4,1,1,16,16,1,4,16,none,dynamo-trt,500,60,16,300\n";
+  double moved[2];
+  for (int k = 0; k < 2; k++) {
+    g_autofree char *text = g_strdup_printf("%sd%d,inferencex,gb200-nvl72,20,deepseek-r1,fp4,1024,1024,%d%s", head, k,
+                                            k ? 1500 : 1, tail);
+    g_autofree char *path = write_tmp(text);
+    g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+    Profile p;
+    profile_defaults(&p);
+    Prediction pr;
+    validate_predict(rows->pdata[0], &p, &pr);
+    ck_assert(k ? pr.pool_load > 0.6 && pr.pool_load < 0.95 : pr.pool_load < 0.2);
+    prediction_clear(&pr);
+    double before = fit_loss(rows, &p);
+    p.stack[STACK_TRTLLM].handoff_overhead *= 2;
+    validate_predict(rows->pdata[0], &p, &pr);
+    ck_assert(k ? pr.pool_load > 0.6 : pr.pool_load < 0.2);
+    prediction_clear(&pr);
+    moved[k] = fit_loss(rows, &p) - before;
+    profile_clear(&p);
+  }
+  ck_assert(fabs(moved[0]) > 1e-3);
+  ck_assert_msg(fabs(moved[1]) < 0.35 * fabs(moved[0]), "busy row's loss moved %g, light row's %g", moved[1], moved[0]);
+}
+END_TEST
+
 /* A known profile in, the same profile out: rows whose "measurements" are the predictions of a
  * truth profile are fitted from a perturbed start; the perturbed parameters come back. */
 START_TEST(fit_recovers_known_profile)
@@ -238,6 +278,7 @@ int main(void)
   tcase_add_test(tc, inferencex_launch_settings);
   tcase_add_test(tc, fit_recovers_known_profile);
   tcase_add_test(tc, fit_carries_unmeasured_stack);
+  tcase_add_test(tc, fit_ttft_only_below_half_load);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
