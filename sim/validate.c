@@ -87,6 +87,25 @@ static void inferencex_sglang_launch(ValRow *r, double isl, double osl, gboolean
   }
 }
 
+/* How InferenceX's scripts launch gpt-oss-120b (benchmarks/gptoss_fp4_{h100,h200,b200}.sh for
+ * vLLM, gptoss_fp4_{h200,b200}_trt.sh for TensorRT-LLM). vLLM: async scheduling on (the overlap
+ * scheduler), --max-num-batched-tokens 8192, --max-num-seqs CONC on Hopper and 512 on B200, Marlin
+ * W4A16 MoE on Hopper; TensorRT-LLM: --max_num_tokens 20000, --max_batch_size CONC on H200 and 512
+ * on B200, attention-DP balancing when attention-DP. Both leave the KV cache at the checkpoint's
+ * BF16 on Hopper and set FP8 on Blackwell; neither batch-waits nor drafts. */
+static void inferencex_gptoss_launch(ValRow *r, gboolean vllm)
+{
+  Engine *e = &r->decode;
+  gboolean hopper = r->sys->arch == ARCH_HOPPER;
+  r->launch = TRUE;
+  r->adp_balance_timeout = r->adp_batching_wait = r->recv_interval = NAN;
+  r->batch_wait_timeout = r->batch_wait_tokens = 0;
+  r->overlap = vllm ? 1 : NAN;
+  r->load.chunk = vllm ? 8192 : 20000;
+  r->load.max_batch = hopper ? r->load.users : 512;
+  e->kv_precision = hopper ? PREC_BF16 : PREC_FP8;
+}
+
 /* MTP depth of the Dynamo recipes InferenceX runs (srt-slurm recipes, named in its
  * nvidia-master.yaml): SGLang's decode workers run EAGLE with 2 steps; TensorRT-LLM's recipes,
  * named ..._mtpN, give 3 drafts to decode ranks holding up to 64 sequences, 2 up to 128 and 1
@@ -240,7 +259,10 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   if (mtp && r->disaggregated && r->load.users > 0)
     r->draft_tokens = dynamo_draft_tokens(r);
   gboolean ix = strcmp(r->source_kind, "inferencex") == 0 && !r->disaggregated && r->load.users > 0;
-  if (ix && strcmp(r->framework, "trt") == 0)
+  if (ix && strcmp(r->model->id, "gpt-oss-120b") == 0 &&
+      (strcmp(r->framework, "trt") == 0 || strcmp(r->framework, "vllm") == 0))
+    inferencex_gptoss_launch(r, strcmp(r->framework, "vllm") == 0);
+  else if (ix && strcmp(r->framework, "trt") == 0)
     inferencex_trtllm_launch(r, num(c, "isl"), num(c, "osl"), mtp);
   else if (ix && strcmp(r->framework, "sglang") == 0)
     inferencex_sglang_launch(r, num(c, "isl"), num(c, "osl"), mtp);
@@ -268,6 +290,7 @@ GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
     r->mode = g_strdup(text(&c, "mode"));
     r->source_kind = g_strdup(text(&c, "source_kind"));
     r->framework = g_strdup(text(&c, "framework"));
+    r->overlap = NAN; /* the stack's, unless a launch script says */
     r->measured[MET_OUT_TOK_S_PER_GPU] = num(&c, "out_tok_s_per_gpu");
     r->measured[MET_TOK_S_PER_USER] = num(&c, "tok_s_per_user");
     r->measured[MET_TTFT] = num(&c, "ttft_ms");
@@ -314,6 +337,8 @@ static const Profile *row_profile(ValRow *r, const Profile *prof)
   for (gsize k = 0; k < G_N_ELEMENTS(from); k++)
     if (!isnan(*from[k]))
       *to[k] = *from[k];
+  if (!isnan(r->overlap))
+    sp->overlap_scheduler = r->overlap != 0;
   return &r->launched;
 }
 

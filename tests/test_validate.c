@@ -119,7 +119,9 @@ static const ValRow *row_of(GPtrArray *rows, const char *id)
  * dis2, 2253 users on 16 ranks = 140.8 per rank -> 1; dis3, 1214 users on 2 x 8 ranks = 75.9 ->
  * 2; dis4, 128 users on 2 decode workers without attention-DP (a worker is one rank): 64 each -> 3
  * (the boundary); dis5, Dynamo-SGLang: EAGLE's 2 steps. The MLPerf row keeps the profile's
- * settings. */
+ * settings. gpt-oss-120b has scripts of its own: oss1, vLLM on H200 at 64 users: async scheduling
+ * (overlap on), 8192-token chunks, 64 running sequences, the checkpoint's BF16 KV cache; oss2,
+ * TensorRT-LLM on B200: 20000-token budget, batch 512, FP8 KV cache, the stack's overlap. */
 START_TEST(inferencex_launch_settings)
 {
   static const char *const text =
@@ -135,7 +137,9 @@ START_TEST(inferencex_launch_settings)
     "dis3,inferencex,b200-hgx8,24,deepseek-r1,fp4,1024,1024,1214,concurrency,disagg,,,,1,4,4,1,2,8,8,1,8,16,mtp,dynamo-trt,500,60,300\n"
     "dis4,inferencex,b200-hgx8,24,deepseek-r1,fp4,1024,1024,128,concurrency,disagg,,,,1,4,4,1,2,8,8,0,8,16,mtp,dynamo-trt,500,60,300\n"
     "dis5,inferencex,b200-hgx8,16,deepseek-r1,fp8,1024,1024,64,concurrency,disagg,,,,1,8,8,0,1,8,8,0,8,8,mtp,dynamo-sglang,500,60,300\n"
-    "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n";
+    "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
+    "oss1,inferencex,h200-sxm-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,vllm,3000,50,100\n"
+    "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n";
   g_autoptr(Catalog) c = shipped_catalog();
   g_autofree char *path = write_tmp(text);
   g_autoptr(GError) err = NULL;
@@ -155,6 +159,12 @@ START_TEST(inferencex_launch_settings)
   ck_assert_int_eq(row_of(rows, "dis3")->draft_tokens, 2);
   ck_assert_int_eq(row_of(rows, "dis4")->draft_tokens, 3);
   ck_assert_int_eq(row_of(rows, "dis5")->draft_tokens, 2);
+  const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
+  ck_assert(o1->launch && o1->overlap == 1 && o1->load.chunk == 8192 && o1->load.max_batch == 64);
+  ck_assert(o1->decode.kv_precision == PREC_BF16 && o1->batch_wait_timeout == 0);
+  ck_assert(o2->launch && isnan(o2->overlap) && o2->load.chunk == 20000 && o2->load.max_batch == 512);
+  ck_assert(o2->decode.kv_precision == PREC_FP8 && o2->draft_tokens == 0);
+  ck_assert(isnan(t1->overlap) && isnan(s1->overlap));
 }
 END_TEST
 
