@@ -259,12 +259,14 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   if (mtp && r->disaggregated && r->load.users > 0)
     r->draft_tokens = dynamo_draft_tokens(r);
   gboolean ix = strcmp(r->source_kind, "inferencex") == 0 && !r->disaggregated && r->load.users > 0;
-  if (ix && strcmp(r->model->id, "gpt-oss-120b") == 0 &&
-      (strcmp(r->framework, "trt") == 0 || strcmp(r->framework, "vllm") == 0))
+  /* the scripts are per model: DeepSeek-R1's (dsr1_*.sh) and gpt-oss's; other models keep the
+   * profile's settings */
+  gboolean dsr1 = strcmp(r->model->id, "deepseek-r1") == 0, oss = strcmp(r->model->id, "gpt-oss-120b") == 0;
+  if (ix && oss && (strcmp(r->framework, "trt") == 0 || strcmp(r->framework, "vllm") == 0))
     inferencex_gptoss_launch(r, strcmp(r->framework, "vllm") == 0);
-  else if (ix && strcmp(r->framework, "trt") == 0)
+  else if (ix && dsr1 && strcmp(r->framework, "trt") == 0)
     inferencex_trtllm_launch(r, num(c, "isl"), num(c, "osl"), mtp);
-  else if (ix && strcmp(r->framework, "sglang") == 0)
+  else if (ix && dsr1 && strcmp(r->framework, "sglang") == 0)
     inferencex_sglang_launch(r, num(c, "isl"), num(c, "osl"), mtp);
   return TRUE;
 }

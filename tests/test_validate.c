@@ -121,7 +121,8 @@ static const ValRow *row_of(GPtrArray *rows, const char *id)
  * (the boundary); dis5, Dynamo-SGLang: EAGLE's 2 steps. The MLPerf row keeps the profile's
  * settings. gpt-oss-120b has scripts of its own: oss1, vLLM on H200 at 64 users: async scheduling
  * (overlap on), 8192-token chunks, 64 running sequences, the checkpoint's BF16 KV cache; oss2,
- * TensorRT-LLM on B200: 20000-token budget, batch 512, FP8 KV cache, the stack's overlap. */
+ * TensorRT-LLM on B200: 20000-token budget, batch 512, FP8 KV cache, the stack's overlap. Other
+ * models have no launch rules: l70, Llama-3.3-70B where trt2 stands, keeps the profile's. */
 START_TEST(inferencex_launch_settings)
 {
   static const char *const text =
@@ -139,7 +140,8 @@ START_TEST(inferencex_launch_settings)
     "dis5,inferencex,b200-hgx8,16,deepseek-r1,fp8,1024,1024,64,concurrency,disagg,,,,1,8,8,0,1,8,8,0,8,8,mtp,dynamo-sglang,500,60,300\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
     "oss1,inferencex,h200-sxm-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,vllm,3000,50,100\n"
-    "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n";
+    "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n"
+    "l70,inferencex,b200-hgx8,8,llama-3.3-70b,fp8,1024,1024,128,concurrency,agg,8,1,0,,,,,,,,,,,none,trt,500,35,500\n";
   g_autoptr(Catalog) c = shipped_catalog();
   g_autofree char *path = write_tmp(text);
   g_autoptr(GError) err = NULL;
@@ -165,6 +167,9 @@ START_TEST(inferencex_launch_settings)
   ck_assert(o2->launch && isnan(o2->overlap) && o2->load.chunk == 20000 && o2->load.max_batch == 512);
   ck_assert(o2->decode.kv_precision == PREC_FP8 && o2->draft_tokens == 0);
   ck_assert(isnan(t1->overlap) && isnan(s1->overlap));
+  /* DeepSeek's scripts are DeepSeek's: a Llama row in trt2's place batch-waits not */
+  const ValRow *l70 = row_of(rows, "l70");
+  ck_assert(!l70->launch && l70->load.chunk == 8192);
 }
 END_TEST
 
