@@ -43,14 +43,9 @@ Precision engine_dense_precision(const Engine *e)
   return e->precision;
 }
 
-Precision engine_compute_precision(const Engine *e, Precision stored)
-{
-  return system_peak_flops(e->sys, stored) > 0 ? stored : PREC_BF16;
-}
-
 char *engine_check(const Engine *e)
 {
-  Precision cp = engine_compute_precision(e, e->precision);
+  Precision cp = system_compute_precision(e->sys, e->precision);
   if (system_peak_flops(e->sys, cp) <= 0 || (e->native_only && cp != e->precision))
     return g_strdup_printf("%s has no %s tensor cores%s", e->sys->id, precision_names[e->precision],
                            cp != e->precision ? " (weight-only serving is off)" : "");

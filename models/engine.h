@@ -44,11 +44,6 @@ double engine_batch_cap(const Engine *e);
 int engine_experts_per_gpu(const Engine *e);
 /* Precision of the attention and dense weights: MoE checkpoints keep them at FP8 or above. */
 Precision engine_dense_precision(const Engine *e);
-/* Precision the GEMMs on weights STORED in that format compute in: the format itself where the GPU
- * has tensor cores for it, else BF16 (weight-only quantization: the weights stay in their format in
- * memory and are widened inside the kernel, as the W4A16 MXFP4 kernels do that vLLM, SGLang and
- * TensorRT-LLM run gpt-oss with on Hopper). */
-Precision engine_compute_precision(const Engine *e, Precision stored);
 /* Whether the host forms the next step's batch while the GPU runs this one: the stack's overlap
  * scheduler, which SGLang turns off under EAGLE (MTP) speculative decoding (server_args: "Overlap
  * scheduler is disabled because of using eagle speculative decoding", unless its opt-in v2

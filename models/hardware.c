@@ -78,6 +78,11 @@ double system_peak_flops(const SystemSpec *s, int precision)
   }
 }
 
+int system_compute_precision(const SystemSpec *s, int stored)
+{
+  return system_peak_flops(s, stored) > 0 ? stored : PREC_BF16;
+}
+
 void system_spec_clear(SystemSpec *s)
 {
   kt_clear(&hardware_table, s);

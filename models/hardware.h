@@ -56,6 +56,11 @@ extern const char *const gpu_arch_names[];
 
 /* Peak dense FLOP/s at a precision name ("bf16", "fp8", "fp4"); 0 when unsupported. */
 double system_peak_flops(const SystemSpec *s, int precision);
+/* Precision the GEMMs on weights STORED in that format compute in: the format itself where the GPU
+ * has tensor cores for it, else BF16 (weight-only quantization: the weights stay in their format in
+ * memory and are widened inside the kernel, as the W4A16 MXFP4 kernels do that vLLM, SGLang and
+ * TensorRT-LLM run gpt-oss with on Hopper). */
+int system_compute_precision(const SystemSpec *s, int stored);
 
 void system_spec_clear(SystemSpec *s);
 void system_spec_copy(SystemSpec *dst, const SystemSpec *src);

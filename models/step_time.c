@@ -41,7 +41,7 @@ static void rates(const Engine *e, Rates *r)
   const ArchProfile *a = &e->prof->arch[e->sys->arch];
   double k = e->prof->stack[e->stack].kernel_efficiency;
   Precision dp = engine_dense_precision(e);
-  Precision cw = engine_compute_precision(e, e->precision), cd = engine_compute_precision(e, dp);
+  Precision cw = system_compute_precision(e->sys, e->precision), cd = system_compute_precision(e->sys, dp);
   double clock = e->clock > 0 ? e->clock : 1.0; /* a power cap lowers the tensor-core clock */
   double sms = e->sm_share > 0 ? e->sm_share : 1.0, bw_share = e->bw_share > 0 ? e->bw_share : 1.0;
   k *= clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */

@@ -33,7 +33,7 @@ char *point_family_label(const Point *pt)
   if (p->green_prefill_sms > 0)
     g_string_append_printf(s, " gc%.0f%%", 100 * p->green_prefill_sms);
   g_string_append_printf(s, " %s", precision_names[p->precision]);
-  if (p->weight_only && system_peak_flops(&pt->system, p->precision) <= 0) /* widened in the GEMMs (engine.h) */
+  if (p->weight_only && system_compute_precision(&pt->system, p->precision) != p->precision)
     g_string_append(s, " weight-only");
   if (p->spec_method == SPEC_MTP)
     g_string_append(s, " mtp");

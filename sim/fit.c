@@ -3,6 +3,7 @@
 #include "hardware.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define HUBER 0.5
@@ -161,27 +162,24 @@ static void carry_forward(GPtrArray *rows, Profile *p)
     else if (last >= 0)
       p->arch[a] = p->arch[last];
   }
-  StackProfile mean = { 0 };
-  int n = 0;
-  for (int s = 0; s < N_STACK; s++) {
-    if (!u.stack[s])
-      continue;
-    const StackProfile *f = &p->stack[s];
-    mean.kernel_efficiency += log(f->kernel_efficiency), mean.step_overhead += log(f->step_overhead);
-    mean.layer_overhead += log(f->layer_overhead), mean.moe_layer_overhead += log(f->moe_layer_overhead);
-    mean.request_overhead += log(f->request_overhead), mean.handoff_overhead += log(f->handoff_overhead);
-    mean.mtp_acceptance += log(f->mtp_acceptance);
-    n++;
+  static const size_t carried[] = {
+    offsetof(StackProfile, kernel_efficiency), offsetof(StackProfile, step_overhead),
+    offsetof(StackProfile, layer_overhead),    offsetof(StackProfile, moe_layer_overhead),
+    offsetof(StackProfile, request_overhead),  offsetof(StackProfile, handoff_overhead),
+    offsetof(StackProfile, mtp_acceptance),
+  };
+#define FIELD(sp, off) (*(double *)((char *)(sp) + (off)))
+  for (gsize k = 0; k < G_N_ELEMENTS(carried); k++) {
+    double sum = 0;
+    int n = 0;
+    for (int s = 0; s < N_STACK; s++)
+      if (u.stack[s])
+        sum += log(FIELD(&p->stack[s], carried[k])), n++;
+    for (int s = 0; s < N_STACK && n > 0; s++)
+      if (!u.stack[s])
+        FIELD(&p->stack[s], carried[k]) = exp(sum / n);
   }
-  for (int s = 0; s < N_STACK && n > 0; s++) {
-    if (u.stack[s])
-      continue;
-    StackProfile *t = &p->stack[s];
-    t->kernel_efficiency = exp(mean.kernel_efficiency / n), t->step_overhead = exp(mean.step_overhead / n);
-    t->layer_overhead = exp(mean.layer_overhead / n), t->moe_layer_overhead = exp(mean.moe_layer_overhead / n);
-    t->request_overhead = exp(mean.request_overhead / n), t->handoff_overhead = exp(mean.handoff_overhead / n);
-    t->mtp_acceptance = exp(mean.mtp_acceptance / n);
-  }
+#undef FIELD
 }
 
 double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)

@@ -178,7 +178,7 @@ START_TEST(fp4_weight_only_on_hopper)
   ideal_profile(&prof);
   Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP4, 1, &prof);
   ck_assert_ptr_null(engine_check(&e));
-  ck_assert_int_eq(engine_compute_precision(&e, PREC_FP4), PREC_BF16);
+  ck_assert_int_eq(system_compute_precision(e.sys, PREC_FP4), PREC_BF16);
   double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672, head = 128256.0 * 8192 * 2;
   ck_assert_close(memory_weight_bytes_gpu(&e), linear * 0.5625 + 2 * head, 1e-12);
   ck_assert_close(step_time_decode(&e, 1, 0), (linear * 0.5625 + head) / 4.8e12, 1e-9);
@@ -190,7 +190,7 @@ START_TEST(fp4_weight_only_on_hopper)
   ck_assert_close(t.gemm, 1.1366, 1e-3);
   /* the same GPU in FP8 serves FP8 natively: its batch-1 step reads twice the bytes */
   Engine f = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof);
-  ck_assert_int_eq(engine_compute_precision(&f, PREC_FP8), PREC_FP8);
+  ck_assert_int_eq(system_compute_precision(f.sys, PREC_FP8), PREC_FP8);
   ck_assert(step_time_decode(&f, 1, 0) > 1.7 * step_time_decode(&e, 1, 0));
   profile_clear(&prof);
 }
