@@ -6,20 +6,26 @@
 
 #include <stdio.h>
 
-static void progress(int round, double loss, gpointer user)
+/* One fprintf per report: whole lines even when several starts report at once. */
+static void progress(int start, int round, double loss, gpointer user)
 {
-  fprintf(stderr, "fit: round %d, loss %.5f\n", round + 1, loss);
+  if (*(const int *)user > 1)
+    fprintf(stderr, "fit: start %d, round %d, loss %.5f\n", start + 1, round + 1, loss);
+  else
+    fprintf(stderr, "fit: round %d, loss %.5f\n", round + 1, loss);
 }
 
 int cmd_fit(int argc, char **argv)
 {
   g_autofree char *out_path = NULL, *start_path = NULL;
   g_auto(GStrv) dirs = NULL;
-  gint rounds = 6;
+  gint rounds = 6, starts = 1, threads = (gint)g_get_num_processors();
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the fitted profile to FILE (default: stdout)", "PROFILE.yaml" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &start_path, "start from this profile (default: built-in defaults)", "PROFILE.yaml" },
     { "rounds", 'r', 0, G_OPTION_ARG_INT, &rounds, "coordinate-descent sweeps (default 6)", "N" },
+    { "starts", 's', 0, G_OPTION_ARG_INT, &starts, "descend from N starts (the profile and N-1 seeded perturbations of it) and keep the lowest (default 1)", "N" },
+    { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
@@ -29,8 +35,8 @@ int cmd_fit(int argc, char **argv)
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "fit", &argc, &argv))
     return 2;
-  if (argc != 2 || rounds < 0) {
-    fprintf(stderr, "aifsim fit: expected one MEASURED.csv (and --rounds >= 0)\n");
+  if (argc != 2 || rounds < 0 || starts < 1 || threads < 1) {
+    fprintf(stderr, "aifsim fit: expected one MEASURED.csv (and --rounds >= 0, --starts and --threads >= 1)\n");
     return 2;
   }
   g_autoptr(GError) err = NULL;
@@ -44,11 +50,13 @@ int cmd_fit(int argc, char **argv)
   g_autoptr(GPtrArray) rows = validate_read(argv[1], cat, &err);
   if (!rows)
     return profile_clear(&prof), cli_fail("fit", err);
-  FitOptions opt = { .rounds = rounds, .progress = progress };
+  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = progress, .user = &starts };
   double loss = fit_profile(rows, &prof, &opt);
   g_autofree char *base = g_path_get_basename(argv[1]);
   g_free(prof.source);
-  prof.source = g_strdup_printf("aifsim fit %s (%u rows, %d rounds, loss %.5f)", base, rows->len, rounds, loss);
+  g_autofree char *how = starts > 1 ? g_strdup_printf("%d rounds from %d starts", rounds, starts)
+                                     : g_strdup_printf("%d rounds", rounds);
+  prof.source = g_strdup_printf("aifsim fit %s (%u rows, %s, loss %.5f)", base, rows->len, how, loss);
   Prediction *preds = g_new0(Prediction, rows->len);
   for (guint i = 0; i < rows->len; i++)
     validate_predict(rows->pdata[i], &prof, &preds[i]);

@@ -182,14 +182,15 @@ static void carry_forward(GPtrArray *rows, Profile *p)
 #undef FIELD
 }
 
-double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
+/* One coordinate descent from P, in place; START numbers it for the progress reports. */
+static double descend(GPtrArray *rows, Profile *p, const FitOptions *opt, int start)
 {
   g_autoptr(GArray) ps = parameters(rows, p);
   double loss = fit_loss(rows, p), step = 0.25;
   for (int round = 0; round < opt->rounds; round++) {
     for (guint i = 0; i < ps->len; i++) {
       Param *q = &g_array_index(ps, Param, i);
-      double start = *q->value;
+      double start_value = *q->value;
       for (int dir = -1; dir <= 1; dir += 2) {
         /* walk in one direction while it helps */
         for (;;) {
@@ -206,14 +207,73 @@ double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
             break;
           }
         }
-        if (*q->value != start)
+        if (*q->value != start_value)
           break; /* it moved: no need to try the other way */
       }
     }
     if (opt->progress)
-      opt->progress(round, loss, opt->user);
+      opt->progress(start, round, loss, opt->user);
     step *= 0.6;
   }
   carry_forward(rows, p);
+  return loss;
+}
+
+/* Start K > 0 moves every fitted parameter by a factor drawn log-uniformly from
+ * [1/START_SPREAD, START_SPREAD] (a generator seeded with K), inside its bounds: far enough to
+ * land in a neighbouring basin, near enough to converge in the same rounds. */
+#define START_SPREAD 1.6
+
+static void perturb(GPtrArray *rows, Profile *p, int k)
+{
+  g_autoptr(GArray) ps = parameters(rows, p);
+  GRand *g = g_rand_new_with_seed((guint32)k);
+  for (guint i = 0; i < ps->len; i++) {
+    Param *q = &g_array_index(ps, Param, i);
+    double f = exp(g_rand_double_range(g, -log(START_SPREAD), log(START_SPREAD)));
+    *q->value = CLAMP(*q->value * f, q->lo, q->hi);
+  }
+  g_rand_free(g);
+}
+
+/* One start of a multi-start fit: its own rows (a prediction writes into its row) and profile. */
+typedef struct {
+  GPtrArray *rows;
+  Profile prof;
+  int index;
+  double loss;
+  const FitOptions *opt;
+} Start;
+
+static void run_start(gpointer data, gpointer user)
+{
+  Start *s = data;
+  s->loss = descend(s->rows, &s->prof, s->opt, s->index);
+}
+
+double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
+{
+  int n = MAX(opt->starts, 1);
+  if (n == 1)
+    return descend(rows, p, opt, 0);
+  Start *s = g_new0(Start, n);
+  GThreadPool *pool = g_thread_pool_new(run_start, NULL, CLAMP(opt->threads, 1, n), TRUE, NULL);
+  for (int k = 0; k < n; k++) {
+    s[k] = (Start){ .rows = k == 0 ? g_ptr_array_ref(rows) : validate_rows_copy(rows), .prof = *p, .index = k,
+                    .opt = opt };
+    if (k > 0)
+      perturb(s[k].rows, &s[k].prof, k);
+    g_thread_pool_push(pool, &s[k], NULL);
+  }
+  g_thread_pool_free(pool, FALSE, TRUE); /* waits for every start */
+  int best = 0;
+  for (int k = 1; k < n; k++)
+    if (s[k].loss < s[best].loss)
+      best = k; /* ties keep the lower start: the result does not depend on the threads */
+  *p = s[best].prof; /* the copies share P's source string; none of them is cleared */
+  double loss = s[best].loss;
+  for (int k = 0; k < n; k++)
+    g_ptr_array_unref(s[k].rows);
+  g_free(s);
   return loss;
 }

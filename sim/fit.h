@@ -8,7 +8,9 @@
  * log(predicted / measured) over throughput per GPU, tokens/s per user and TTFT, weighted alike;
  * TTFT's Huber loss turns linear past 5%: its errors are heavy-tailed (start-up bursts, warm-up
  * stalls no model of the engine sees); coordinate descent with shrinking multiplicative steps
- * minimises it.
+ * minimises it. The objective has several near-equal minima that trade throughput against TTFT,
+ * so a fit can descend from several starts (the given profile and seeded perturbations of it) in
+ * parallel and keep the lowest.
  * It runs on the steady state: fast enough for hundreds of trials. Deterministic. */
 #ifndef AIF_FIT_H
 #define AIF_FIT_H
@@ -17,13 +19,17 @@
 
 typedef struct {
   int rounds;                 /* coordinate-descent sweeps */
-  void (*progress)(int round, double loss, gpointer user);
+  int starts;                 /* descents: the given profile, then perturbed copies of it (0 or 1: one) */
+  int threads;                /* descents run at once */
+  /* called after each round of each start; from worker threads when threads > 1 */
+  void (*progress)(int start, int round, double loss, gpointer user);
   gpointer user;
 } FitOptions;
 
 /* The objective for PROF over ROWS (lower is better). */
 double fit_loss(GPtrArray *rows, const Profile *prof);
-/* Improves PROF in place; returns the final loss. */
+/* Improves PROF in place; returns the final loss. With several starts, the one that ends lowest
+ * (ties: the earliest) gives PROF: deterministic whatever the threads. */
 double fit_profile(GPtrArray *rows, Profile *prof, const FitOptions *opt);
 
 #endif

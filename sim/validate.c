@@ -315,6 +315,19 @@ void val_row_free(ValRow *r)
   g_free(r);
 }
 
+GPtrArray *validate_rows_copy(GPtrArray *rows)
+{
+  GPtrArray *out = g_ptr_array_new_full(rows->len, (GDestroyNotify)val_row_free);
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = g_memdup2(rows->pdata[i], sizeof(ValRow));
+    char **strings[] = { &r->id, &r->system, &r->mode, &r->source_kind, &r->framework, &r->unsupported };
+    for (gsize k = 0; k < G_N_ELEMENTS(strings); k++)
+      *strings[k] = g_strdup(*strings[k]);
+    g_ptr_array_add(out, r);
+  }
+  return out;
+}
+
 static void use_profile(const ValRow *r, Engine *e, const Profile *prof)
 {
   e->prof = prof;

@@ -48,6 +48,9 @@ typedef struct {
 /* Reads FILE into rows; a missing column or unreadable file is an input error. */
 GPtrArray *validate_read(const char *file, const Catalog *c, GError **error);
 void val_row_free(ValRow *r);
+/* A new array of copies of ROWS, for predicting in another thread (a prediction writes into its
+ * row); the copies share the catalog entries. */
+GPtrArray *validate_rows_copy(GPtrArray *rows);
 /* Predicts ROW with PROF (the engines in ROW are re-pointed at PROF), by the steady-state model. */
 void validate_predict(ValRow *row, const Profile *prof, Prediction *out);
 /* The same by event simulation for closed-loop (concurrency) rows; other rows by the steady state. */

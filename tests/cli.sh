@@ -162,6 +162,10 @@ cut -d, -f14 "$out/gc-sg/results.csv" | sort -u | grep -qx simgrid && ok || fail
 expect_rc 2 "validate a missing file" "$AIFSIM" validate "$out/nothing.csv"
 expect_rc 0 "fit (no rounds) writes a loadable profile" "$AIFSIM" fit "$out/m.csv" --rounds 0 -o "$out/p.yaml"
 expect_rc 0 "validate with that profile" "$AIFSIM" validate "$out/m.csv" --profile "$out/p.yaml"
+expect_rc 0 "fit from three starts" "$AIFSIM" fit "$out/m.csv" --rounds 1 --starts 3 --threads 2 -o "$out/p3.yaml"
+grep -q '^source: aifsim fit m.csv (.* 1 rounds from 3 starts, loss ' "$out/p3.yaml" && ok ||
+  fail "fit --starts names its starts in the profile's source"
+expect_rc 2 "fit from no start" "$AIFSIM" fit "$out/m.csv" --starts 0
 
 # plan: the best configuration per system, and its factory
 expect_rc 0 "plan" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan"

@@ -283,6 +283,44 @@ START_TEST(fit_recovers_known_profile)
 }
 END_TEST
 
+/* Several starts: start 1 is the single descent itself, so the lowest of three ends at or below it;
+ * the profile returned is the one whose loss is returned; and the result is the same whether the
+ * starts run one after another or at once. */
+START_TEST(fit_multistart)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  Profile truth, one, serial, parallel;
+  profile_defaults(&truth);
+  truth.arch[ARCH_HOPPER].gemm_efficiency = 0.45;
+  truth.stack[STACK_SGLANG].request_overhead = 0.12;
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    Prediction p;
+    validate_predict(r, &truth, &p);
+    for (int m = 0; m < N_METRICS; m++)
+      r->measured[m] = p.predicted[m] * (1 + 0.05 * ((i + m) % 3 - 1.0)); /* not exactly reachable */
+    prediction_clear(&p);
+  }
+  profile_defaults(&one);
+  serial = parallel = one;
+  FitOptions opt = { .rounds = 3 };
+  double l1 = fit_profile(rows, &one, &opt);
+  opt.starts = 3, opt.threads = 1;
+  double ls = fit_profile(rows, &serial, &opt);
+  opt.threads = 3;
+  double lp = fit_profile(rows, &parallel, &opt);
+  ck_assert_msg(ls <= l1, "three starts %g, one %g", ls, l1);
+  ck_assert(ls == lp);
+  ck_assert(memcmp(serial.arch, parallel.arch, sizeof serial.arch) == 0);
+  ck_assert(memcmp(serial.stack, parallel.stack, sizeof serial.stack) == 0);
+  ck_assert_close(fit_loss(rows, &serial), ls, 1e-12);
+  profile_clear(&truth);
+  profile_clear(&one); /* SERIAL and PARALLEL are copies of it: they share its source string */
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("validate");
@@ -294,6 +332,7 @@ int main(void)
   tcase_add_test(tc, fit_recovers_known_profile);
   tcase_add_test(tc, fit_carries_unmeasured_stack);
   tcase_add_test(tc, fit_ttft_only_below_half_load);
+  tcase_add_test(tc, fit_multistart);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
