@@ -10,3 +10,36 @@ double moe_expected_experts(int experts, int k, double tokens)
   /* log1p keeps (1 - k/E)^T accurate when k/E is small */
   return experts * -expm1(tokens * log1p(-(double)k / experts));
 }
+
+/* Expected maximum of M independent standard normals, at M = 1, 2, 4, ... 1024 (numerical
+ * integration of x M phi(x) Phi(x)^(M-1)); between them linear in log2 M, within 0.01. */
+static double expected_max_normal(int m)
+{
+  static const double at_pow2[] = { 0, 0.5642, 1.0294, 1.4236, 1.7660, 2.0697, 2.3437, 2.5946, 2.8269, 3.0439, 3.2482 };
+  const int last = (int)(sizeof at_pow2 / sizeof at_pow2[0]) - 1;
+  if (m <= 1)
+    return 0;
+  double l = log2((double)m);
+  int i = (int)l;
+  if (i >= last)
+    return at_pow2[last];
+  return at_pow2[i] + (at_pow2[i + 1] - at_pow2[i]) * (l - i);
+}
+
+double moe_busiest_group_experts(int experts, int k, double tokens, int groups)
+{
+  double touched = moe_expected_experts(experts, k, tokens);
+  if (groups <= 1 || touched <= 0)
+    return touched;
+  double n = ceil((double)experts / groups), p = touched / experts;
+  return fmin(n * p + expected_max_normal(groups) * sqrt(n * p * (1 - p)), n);
+}
+
+double moe_busiest_group_load(int k, double tokens, int groups)
+{
+  double pairs = tokens * k;
+  if (groups <= 1 || pairs <= 0)
+    return 1;
+  double mean = pairs / groups;
+  return fmin(1 + expected_max_normal(groups) * sqrt(pairs * (1.0 / groups) * (1 - 1.0 / groups)) / mean, (double)groups);
+}

@@ -109,9 +109,12 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double w_b = precision_bytes(e->precision), pe = llm_expert_params(m);
   double touched = moe_expected_experts(m->experts, m->experts_per_token, tokens);
   double rows = tokens * m->experts_per_token / touched; /* tokens per touched expert */
-  double flops = 2.0 * tokens * m->experts_per_token * pe / g;
+  /* the busiest expert-parallel group sets the pace: its share of the tokens and of the touched
+   * experts, uneven while few experts are touched (moe.h) */
+  double flops = 2.0 * tokens * m->experts_per_token * pe / g *
+                 moe_busiest_group_load(m->experts_per_token, tokens, e->ep);
   double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m_w));
-  double local = MIN(touched * engine_experts_per_gpu(e) / m->experts, engine_experts_per_gpu(e));
+  double local = moe_busiest_group_experts(m->experts, m->experts_per_token, tokens, e->ep);
   double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
   double b = 0;
   double t = roofline(r, t_compute, t_memory, &b) +

@@ -143,6 +143,32 @@ START_TEST(expected_experts)
 }
 END_TEST
 
+/* The busiest of 8 expert-parallel groups (32 experts each), top-8 of 256.
+ * T = 4: p = 1 - 0.96875^4 = 0.1192617 of the experts touched; a group's count has mean
+ * 32 p = 3.816376 and spread sqrt(32 p (1 - p)) = sqrt(3.361128) = 1.833365; the expected
+ * maximum of 8 standard normals is 1.4236, so the busiest group runs 3.816376 + 1.4236 x 1.833365
+ * = 6.426354 experts, 1.68x the mean. Its token-expert pairs: 32 in all, 4 a group, spread
+ * sqrt(32 x 1/8 x 7/8) = 1.870829: (4 + 1.4236 x 1.870829) / 4 = 1.665828.
+ * T = 1024: every expert touched, every group full: 32; the pairs are within 4.2% of even:
+ * 1 + 1.4236 sqrt(8192 x 1/8 x 7/8) / 1024 = 1 + 1.4236 x 29.933259 / 1024 = 1.041614.
+ * One group (tensor-parallel experts): the mean. */
+START_TEST(busiest_expert_group)
+{
+  ck_assert_close(moe_busiest_group_experts(256, 8, 4, 8), 6.426354, 1e-5);
+  ck_assert_close(moe_busiest_group_load(8, 4, 8), 1.665828, 1e-5);
+  ck_assert_close(moe_busiest_group_experts(256, 8, 1024, 8), 32, 1e-9);
+  ck_assert_close(moe_busiest_group_load(8, 1024, 8), 1.041614, 1e-5);
+  ck_assert_close(moe_busiest_group_experts(256, 8, 4, 1), moe_expected_experts(256, 8, 4), 1e-12);
+  ck_assert_close(moe_busiest_group_load(8, 4, 1), 1, 1e-12);
+  /* between the mean and the whole group, for any batch and group count */
+  for (int g = 2; g <= 256; g *= 2)
+    for (double t = 1; t < 5000; t *= 1.9) {
+      double x = moe_busiest_group_experts(256, 8, t, g), mean = moe_expected_experts(256, 8, t) / g;
+      ck_assert(x >= mean - 1e-9 && x <= 256.0 / g + 1e-9);
+    }
+}
+END_TEST
+
 START_TEST(infeasible_with_numbers)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -491,6 +517,7 @@ int main(void)
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
+  tcase_add_test(tc, busiest_expert_group);
   tcase_add_test(tc, infeasible_with_numbers);
   tcase_add_test(tc, fp4_weight_only_on_hopper);
   tcase_add_test(tc, mtp_tokens_per_step);
