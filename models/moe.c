@@ -26,10 +26,9 @@ static double expected_max_normal(int m)
   return at_pow2[i] + (at_pow2[i + 1] - at_pow2[i]) * (l - i);
 }
 
-double moe_busiest_group_experts(int experts, int k, double tokens, int groups)
+double moe_busiest_group_experts(int experts, double touched, int groups)
 {
-  double touched = moe_expected_experts(experts, k, tokens);
-  if (groups <= 1 || touched <= 0)
+  if (groups <= 1 || touched <= 0 || experts <= 0)
     return touched;
   double n = ceil((double)experts / groups), p = touched / experts;
   return fmin(n * p + expected_max_normal(groups) * sqrt(n * p * (1 - p)), n);

@@ -15,8 +15,9 @@
 
 /* Expected distinct experts (of E, top-K routing) that TOKENS tokens touch. */
 double moe_expected_experts(int experts, int k, double tokens);
-/* Expected distinct experts in the busiest of GROUPS equal groups of the experts. */
-double moe_busiest_group_experts(int experts, int k, double tokens, int groups);
+/* Expected distinct experts in the busiest of GROUPS equal groups of the experts, when TOUCHED of
+ * them run (moe_expected_experts). */
+double moe_busiest_group_experts(int experts, double touched, int groups);
 /* The busiest group's token-to-expert assignments over the mean group's (1 when balanced). */
 double moe_busiest_group_load(int k, double tokens, int groups);
 

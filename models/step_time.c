@@ -114,7 +114,7 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double flops = 2.0 * tokens * m->experts_per_token * pe / g *
                  moe_busiest_group_load(m->experts_per_token, tokens, e->ep);
   double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m_w));
-  double local = moe_busiest_group_experts(m->experts, m->experts_per_token, tokens, e->ep);
+  double local = moe_busiest_group_experts(m->experts, touched, e->ep);
   double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
   double b = 0;
   double t = roofline(r, t_compute, t_memory, &b) +

@@ -154,16 +154,16 @@ END_TEST
  * One group (tensor-parallel experts): the mean. */
 START_TEST(busiest_expert_group)
 {
-  ck_assert_close(moe_busiest_group_experts(256, 8, 4, 8), 6.426354, 1e-5);
+  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4), 8), 6.426354, 1e-5);
   ck_assert_close(moe_busiest_group_load(8, 4, 8), 1.665828, 1e-5);
-  ck_assert_close(moe_busiest_group_experts(256, 8, 1024, 8), 32, 1e-9);
+  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 1024), 8), 32, 1e-9);
   ck_assert_close(moe_busiest_group_load(8, 1024, 8), 1.041614, 1e-5);
-  ck_assert_close(moe_busiest_group_experts(256, 8, 4, 1), moe_expected_experts(256, 8, 4), 1e-12);
+  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4), 1), moe_expected_experts(256, 8, 4), 1e-12);
   ck_assert_close(moe_busiest_group_load(8, 4, 1), 1, 1e-12);
   /* between the mean and the whole group, for any batch and group count */
   for (int g = 2; g <= 256; g *= 2)
     for (double t = 1; t < 5000; t *= 1.9) {
-      double x = moe_busiest_group_experts(256, 8, t, g), mean = moe_expected_experts(256, 8, t) / g;
+      double mean = moe_expected_experts(256, 8, t) / g, x = moe_busiest_group_experts(256, mean * g, g);
       ck_assert(x >= mean - 1e-9 && x <= 256.0 / g + 1e-9);
     }
 }
