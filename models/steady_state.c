@@ -138,7 +138,10 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
                          n_chunks * s->step * chunk_load / (1 - chunk_load) + overhead +
                          hold * s->step;
     double decode = (ld->osl - 1) * s->tpot;
-    double x_new = MIN(users / (ttft_engine + decode + ld->think_time), MAX_SHARE * x_max);
+    /* the ceiling itself, not a share of it: where more sequences barely add throughput (a
+     * compute-bound engine) a cap below it would hold users in an admission queue that the engine,
+     * with slots free, does not have */
+    double x_new = MIN(users / (ttft_engine + decode + ld->think_time), x_max);
     s->x = it == 0 ? x_new : 0.5 * s->x + 0.5 * x_new;
     s->bd = CLAMP(s->x * decode, 1e-9, cap);
     s->ttft = ttft_engine + MAX(0, users / s->x - ttft_engine - decode - ld->think_time);

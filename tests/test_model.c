@@ -256,6 +256,35 @@ START_TEST(closed_loop_littles_law)
 }
 END_TEST
 
+/* A compute-bound engine admits the users it has room for. Llama-3.3-70B FP4 on one B200 with
+ * ideal efficiencies, 300-token prompts, 274-token answers: past a few hundred sequences a step's
+ * time grows in proportion to its batch, so throughput barely rises with more sequences, yet a user
+ * with a free slot decodes at once. At 90% of the memory's sequences no user waits for admission:
+ * TTFT stays within a few steps (a prompt's prefill rides one step) and, by Little's law, the
+ * decode batch holds every user not in TTFT: users x decode / (TTFT + decode). A rate capped at
+ * 97% of the engine's ceiling held 60% of them in an admission queue instead (TTFT 9 s). */
+START_TEST(compute_bound_engine_admits)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  prof.stack[STACK_TRTLLM].max_seqs_per_rank = 1e6; /* memory alone bounds the batch */
+  Engine e = engine(c, "b200-hgx8", "llama-3.3-70b", PREC_FP4, 1, &prof);
+  Load ld = { .isl = 300, .osl = 274, .users = 1, .max_batch = 1e9, .chunk = 8192 };
+  SteadyState ss;
+  g_autofree char *w1 = steady_aggregated(&e, 1, &ld, &ss);
+  ck_assert_ptr_null(w1);
+  ld.users = floor(0.9 * ss.max_seqs);
+  g_autofree char *w2 = steady_aggregated(&e, 1, &ld, &ss);
+  ck_assert_ptr_null(w2);
+  double decode = (ld.osl - 1) * ss.tpot;
+  ck_assert(ld.users > 500); /* deep in the compute-bound regime */
+  ck_assert_double_lt(ss.ttft, 3 * ss.step);
+  ck_assert_close(ss.batch, ld.users * decode / (ss.ttft + decode), 0.02);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Prefill is compute-bound: 8 prompts of 4096 tokens of Llama-3.1-8B on one B200 in BF16 with
  * ideal efficiencies. GEMM FLOPs: 2 x 32768 tokens x (32 layers x (2 x 4096 x 4096 + 2 x 4096 x
  * 1024 + 3 x 4096 x 14336)) = 2 x 32768 x 6.9793e9 = 4.5739e14; at 2250 TFLOP/s with
@@ -529,6 +558,7 @@ int main(void)
   tcase_add_test(tc, ttft_carries_prefill);
   tcase_add_test(tc, disaggregated_ttft_has_handoff);
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
+  tcase_add_test(tc, compute_bound_engine_admits);
   tcase_add_test(tc, partial_last_chunk);
   tcase_add_test(tc, disaggregated_prefill_ceiling);
   suite_add_tcase(s, tc);
