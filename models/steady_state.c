@@ -8,6 +8,7 @@
 
 #define ITERATIONS 80
 #define MAX_SHARE 0.97 /* a queue is never allowed to saturate inside the fixed point */
+#define SLO_BISECTIONS 16 /* steps from a grid interval (15%) to 2e-6 of the load */
 
 typedef struct {
   double x;      /* requests/s of one engine */
@@ -183,12 +184,30 @@ char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyStat
     solve_aggregated(e, ld, ld->users / engines, cap, &s);
   } else if (ld->tpot_limit > 0) { /* the largest batch that meets the limits */
     Solution best = { 0 };
+    double b_pass = 0, b_fail = 0; /* the best load that meets them, and the next grid point, which does not */
     for (double b = 1; b <= cap * 1.0001; b = MIN(b * 1.15 + 1, b < cap ? cap : b * 2)) {
       solve_aggregated(e, ld, b, cap, &s);
-      if (s.tpot <= ld->tpot_limit && s.ttft <= ld->ttft_limit && s.x > best.x)
-        best = s;
+      gboolean meets = s.tpot <= ld->tpot_limit && s.ttft <= ld->ttft_limit;
+      if (meets && s.x > best.x)
+        best = s, b_pass = b, b_fail = 0;
+      else if (!meets && b_pass > 0 && b_fail == 0)
+        b_fail = b;
       if (b >= cap)
         break;
+    }
+    /* a limit binds between two grid points, 15% apart: bisect there, so that the answer moves
+     * smoothly with the profile instead of jumping a grid step (TTFT 2x near saturation) when a
+     * fitted figure moves in its sixth digit */
+    for (int k = 0; k < SLO_BISECTIONS && b_fail > 0; k++) {
+      double mid = 0.5 * (b_pass + b_fail);
+      solve_aggregated(e, ld, mid, cap, &s);
+      if (s.tpot <= ld->tpot_limit && s.ttft <= ld->ttft_limit) {
+        b_pass = mid;
+        if (s.x > best.x)
+          best = s;
+      } else {
+        b_fail = mid;
+      }
     }
     if (best.x <= 0)
       return g_strdup_printf("no batch meets TPOT %.0f ms and TTFT %.0f ms", ld->tpot_limit * 1e3,

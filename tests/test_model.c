@@ -285,6 +285,32 @@ START_TEST(compute_bound_engine_admits)
 }
 END_TEST
 
+/* Under latency limits (an MLPerf server run) the steady state serves the most it can while they
+ * hold, so at the answer a limit binds: Llama-3.1-8B FP8 on one H200 with the built-in profile,
+ * 930-token prompts, 129-token answers, TPOT up to 70 ms and TTFT up to 1 s. Throughput rises with
+ * the load until the TPOT limit stops it, well short of the batch memory allows: TPOT sits at the
+ * limit (within 0.5%), TTFT under its own. A search that stopped at the last of its grid's loads
+ * (15% apart) left TPOT anywhere below the limit and jumped between grid points as a fitted figure
+ * moved in its sixth digit. */
+START_TEST(slo_limit_binds)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_TRTLLM].max_seqs_per_rank = 2048; /* as fitted: the scheduler's cap is not what stops it */
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.1-8b", PREC_FP8, 1, &prof);
+  Load ld = { .isl = 930, .osl = 129, .max_batch = 1e9, .chunk = 8192, .tpot_limit = 0.070, .ttft_limit = 1.0 };
+  SteadyState ss;
+  g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
+  ck_assert_ptr_null(why);
+  ck_assert_double_lt(ss.batch, 0.9 * MIN(ss.max_seqs, engine_batch_cap(&e)));
+  ck_assert_double_le(ss.ttft, ld.ttft_limit);
+  ck_assert_double_le(ss.tpot, ld.tpot_limit);
+  ck_assert_close(ss.tpot, ld.tpot_limit, 0.005);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Prefill is compute-bound: 8 prompts of 4096 tokens of Llama-3.1-8B on one B200 in BF16 with
  * ideal efficiencies. GEMM FLOPs: 2 x 32768 tokens x (32 layers x (2 x 4096 x 4096 + 2 x 4096 x
  * 1024 + 3 x 4096 x 14336)) = 2 x 32768 x 6.9793e9 = 4.5739e14; at 2250 TFLOP/s with
@@ -559,6 +585,7 @@ int main(void)
   tcase_add_test(tc, disaggregated_ttft_has_handoff);
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
   tcase_add_test(tc, compute_bound_engine_admits);
+  tcase_add_test(tc, slo_limit_binds);
   tcase_add_test(tc, partial_last_chunk);
   tcase_add_test(tc, disaggregated_prefill_ceiling);
   suite_add_tcase(s, tc);
