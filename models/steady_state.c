@@ -171,6 +171,11 @@ static char *plan(const Engine *e, const Load *ld, MemoryPlan *m)
   return why ? why : memory_plan(e, ctx, m);
 }
 
+static gboolean within_limits(const Solution *s, const Load *ld)
+{
+  return s->tpot <= ld->tpot_limit && s->ttft <= ld->ttft_limit;
+}
+
 char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyState *out)
 {
   MemoryPlan m;
@@ -187,7 +192,7 @@ char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyStat
     double b_pass = 0, b_fail = 0; /* the best load that meets them, and the next grid point, which does not */
     for (double b = 1; b <= cap * 1.0001; b = MIN(b * 1.15 + 1, b < cap ? cap : b * 2)) {
       solve_aggregated(e, ld, b, cap, &s);
-      gboolean meets = s.tpot <= ld->tpot_limit && s.ttft <= ld->ttft_limit;
+      gboolean meets = within_limits(&s, ld);
       if (meets && s.x > best.x)
         best = s, b_pass = b, b_fail = 0;
       else if (!meets && b_pass > 0 && b_fail == 0)
@@ -201,7 +206,7 @@ char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyStat
     for (int k = 0; k < SLO_BISECTIONS && b_fail > 0; k++) {
       double mid = 0.5 * (b_pass + b_fail);
       solve_aggregated(e, ld, mid, cap, &s);
-      if (s.tpot <= ld->tpot_limit && s.ttft <= ld->ttft_limit) {
+      if (within_limits(&s, ld)) {
         b_pass = mid;
         if (s.x > best.x)
           best = s;
