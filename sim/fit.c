@@ -257,14 +257,16 @@ double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
   if (n == 1)
     return descend(rows, p, opt, 0);
   Start *s = g_new0(Start, n);
-  GThreadPool *pool = g_thread_pool_new(run_start, NULL, CLAMP(opt->threads, 1, n), TRUE, NULL);
+  /* every copy is made before any start runs: start 0 writes into ROWS as it predicts */
   for (int k = 0; k < n; k++) {
     s[k] = (Start){ .rows = k == 0 ? g_ptr_array_ref(rows) : validate_rows_copy(rows), .prof = *p, .index = k,
                     .opt = opt };
     if (k > 0)
       perturb(s[k].rows, &s[k].prof, k);
-    g_thread_pool_push(pool, &s[k], NULL);
   }
+  GThreadPool *pool = g_thread_pool_new(run_start, NULL, CLAMP(opt->threads, 1, n), TRUE, NULL);
+  for (int k = 0; k < n; k++)
+    g_thread_pool_push(pool, &s[k], NULL);
   g_thread_pool_free(pool, FALSE, TRUE); /* waits for every start */
   int best = 0;
   for (int k = 1; k < n; k++)
