@@ -6,7 +6,7 @@
  * Aggregated engines interleave chunked prefill with decode; disaggregated deployments run
  * prefill engines (batched prompts, queueing) and decode engines apart, with the KV cache moved
  * between them. Offline runs saturate memory or the batch cap; an SLO run picks the largest batch
- * that meets the TPOT and TTFT limits. The event simulator replaces this where queues matter. */
+ * that meets the TPOT limit and, prompts arriving as a Poisson stream, the p99 TTFT limit. The event simulator replaces this where queues matter. */
 #ifndef AIF_STEADY_STATE_H
 #define AIF_STEADY_STATE_H
 
@@ -18,8 +18,8 @@ typedef struct {
   double think_time;       /* s between a reply and the user's next request */
   double max_batch;        /* sequences per engine step (per decode engine) */
   double chunk;            /* prefill token budget per step (aggregated) or per prefill batch */
-  double tpot_limit;       /* s; > 0 with users = 0: the best throughput meeting the limits */
-  double ttft_limit;       /* s */
+  double tpot_limit;       /* s, mean TPOT; > 0 with users = 0: the best throughput meeting the limits */
+  double ttft_p99_limit;   /* s, the 99th percentile of TTFT, prompts arriving as a Poisson stream */
 } Load;
 
 typedef struct {
@@ -27,6 +27,7 @@ typedef struct {
   double out_tok_s_per_gpu;
   double tok_s_per_user;   /* 1 / TPOT */
   double tpot, ttft;       /* s */
+  double ttft_p99;         /* s, prompts arriving as a Poisson stream (aggregated engines) */
   double batch;            /* mean decode sequences per (decode) engine */
   double step;             /* s, one decode step */
   double gpus;
@@ -35,6 +36,14 @@ typedef struct {
   double pool_load;        /* disaggregated: the busier pool's load, a share of its ceiling (0..1) */
   double gpu_activity;     /* mean GPU power activity over the deployment (0 idle .. 1 TDP) */
 } SteadyState;
+
+/* The 99th percentile of a prompt's wait behind other prompts when RATE prompts/s arrive as a
+ * Poisson stream (MLPerf's server scenarios) and each takes SERVICE seconds of the engine's
+ * prefill budget (its prefill plus its share of the decode steps that carry it). An M/D/1 queue at
+ * load rho = RATE x SERVICE: the wait is zero with probability 1 - rho, and otherwise has an
+ * exponential tail of mean SERVICE / (2 (1 - rho)) (Kingman's heavy-traffic law), so its 99th
+ * percentile is that mean x ln(100 rho), and 0 below rho = 1%. */
+double steady_prompt_wait_p99(double rate, double service);
 
 /* ENGINES copies of E serving LOAD. Returns NULL, or why the deployment cannot run (newly
  * allocated): memory, parallelism, precision. */

@@ -287,7 +287,7 @@ END_TEST
 
 /* Under latency limits (an MLPerf server run) the steady state serves the most it can while they
  * hold, so at the answer a limit binds: Llama-3.1-8B FP8 on one H200 with the built-in profile,
- * 930-token prompts, 129-token answers, TPOT up to 70 ms and TTFT up to 1 s. Throughput rises with
+ * 930-token prompts, 129-token answers, TPOT up to 70 ms and p99 TTFT up to 2 s. Throughput rises with
  * the load until the TPOT limit stops it, well short of the batch memory allows: TPOT sits at the
  * limit (within 0.5%), TTFT under its own. A search that stopped at the last of its grid's loads
  * (15% apart) left TPOT anywhere below the limit and jumped between grid points as a fitted figure
@@ -299,14 +299,50 @@ START_TEST(slo_limit_binds)
   profile_defaults(&prof);
   prof.stack[STACK_TRTLLM].max_seqs_per_rank = 2048; /* as fitted: the scheduler's cap is not what stops it */
   Engine e = engine(c, "h200-sxm-hgx8", "llama-3.1-8b", PREC_FP8, 1, &prof);
-  Load ld = { .isl = 930, .osl = 129, .max_batch = 1e9, .chunk = 8192, .tpot_limit = 0.070, .ttft_limit = 1.0 };
+  Load ld = { .isl = 930, .osl = 129, .max_batch = 1e9, .chunk = 8192, .tpot_limit = 0.070, .ttft_p99_limit = 2.0 };
   SteadyState ss;
   g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
   ck_assert_ptr_null(why);
   ck_assert_double_lt(ss.batch, 0.9 * MIN(ss.max_seqs, engine_batch_cap(&e)));
-  ck_assert_double_le(ss.ttft, ld.ttft_limit);
+  ck_assert_double_le(ss.ttft, ld.ttft_p99_limit);
   ck_assert_double_le(ss.tpot, ld.tpot_limit);
   ck_assert_close(ss.tpot, ld.tpot_limit, 0.005);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The p99 of a prompt's wait under Poisson arrivals (M/D/1, exponential tail of mean
+ * S / (2 (1 - rho)), zero with probability 1 - rho): 0.25 prompts/s of 1.6 s each is rho = 0.4, a
+ * tail mean of 1.6 / 1.2 = 1.33333 s, and a p99 of 1.33333 x ln(40) = 1.33333 x 3.688879 =
+ * 4.918506 s; 1 prompt/s of 0.5 s is 0.5 x ln(50) = 1.956012 s; at rho = 0.5% fewer than 1% of
+ * prompts wait at all: 0. */
+START_TEST(prompt_wait_tail)
+{
+  ck_assert_close(steady_prompt_wait_p99(0.25, 1.6), 4.918506, 1e-6);
+  ck_assert_close(steady_prompt_wait_p99(1.0, 0.5), 1.956012, 1e-6);
+  ck_assert_double_eq(steady_prompt_wait_p99(0.005, 1.0), 0);
+}
+END_TEST
+
+/* Long prompts make the TTFT tail bind first: Llama-3.1-405B FP8 on eight H100 with the built-in
+ * profile, 9,400-token prompts and 650-token answers (MLPerf's server limits: p99 TTFT 6 s, TPOT
+ * 175 ms, of which a median may reach 70%). A prompt holds the engine's prefill budget for
+ * seconds, so queued prompts wait whole prefills: the answer is where p99 TTFT meets 6 s (within
+ * 0.5%), with TPOT well under its limit and the mean TTFT under half the p99. Held to the mean
+ * TTFT instead, TPOT bound at 122.5 ms with the prefill taking two thirds of the engine's time. */
+START_TEST(ttft_tail_binds)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = engine(c, "h100-sxm-hgx8", "llama-3.1-405b", PREC_FP8, 8, &prof);
+  Load ld = { .isl = 9400, .osl = 650, .max_batch = 1e9, .chunk = 8192, .tpot_limit = 0.1225, .ttft_p99_limit = 6.0 };
+  SteadyState ss;
+  g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
+  ck_assert_ptr_null(why);
+  ck_assert_close(ss.ttft_p99, ld.ttft_p99_limit, 0.005);
+  ck_assert_double_lt(ss.tpot, 0.8 * ld.tpot_limit);
+  ck_assert_double_lt(ss.ttft, 0.5 * ss.ttft_p99);
   profile_clear(&prof);
 }
 END_TEST
@@ -586,6 +622,8 @@ int main(void)
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
   tcase_add_test(tc, compute_bound_engine_admits);
   tcase_add_test(tc, slo_limit_binds);
+  tcase_add_test(tc, prompt_wait_tail);
+  tcase_add_test(tc, ttft_tail_binds);
   tcase_add_test(tc, partial_last_chunk);
   tcase_add_test(tc, disaggregated_prefill_ceiling);
   suite_add_tcase(s, tc);
