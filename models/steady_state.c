@@ -143,10 +143,12 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
      * the steps' prefill budget is taken (prompt tokens arriving per step against the budget) */
     double chunk_load = MIN(s->x * s->step * ld->isl / budget, MAX_SHARE);
     double queued = n_chunks * s->step * chunk_load / (1 - chunk_load);
-    double ttft_engine = 0.5 * s->step + n_chunks * (td + k * tp / n_chunks) + queued + overhead + hold * s->step;
+    double ttft_engine = 0.5 * s->step + n_chunks * (td + k * tp / n_chunks) + queued + overhead +
+                         hold * s->step;
     /* under Poisson arrivals the queue's tail (steady_state.h), not its mean, meets a p99 limit: a
      * prompt holds the prefill budget for its own prefill plus its share of the steps carrying it */
-    s->ttft_p99 = ttft_engine - queued + MAX(queued, steady_prompt_wait_p99(s->x, tp + td * ld->isl / budget));
+    double service = tp + td * ld->isl / budget;
+    s->ttft_p99 = ttft_engine - queued + MAX(queued, steady_prompt_wait_p99(s->x, service));
     double decode = (ld->osl - 1) * s->tpot;
     /* the ceiling itself, not a share of it: where more sequences barely add throughput (a
      * compute-bound engine) a cap below it would hold users in an admission queue that the engine,

@@ -6,7 +6,8 @@
  * Aggregated engines interleave chunked prefill with decode; disaggregated deployments run
  * prefill engines (batched prompts, queueing) and decode engines apart, with the KV cache moved
  * between them. Offline runs saturate memory or the batch cap; an SLO run picks the largest batch
- * that meets the TPOT limit and, prompts arriving as a Poisson stream, the p99 TTFT limit. The event simulator replaces this where queues matter. */
+ * that meets the TPOT limit and, prompts arriving as a Poisson stream, the p99 TTFT limit. The
+ * event simulator replaces this where queues matter. */
 #ifndef AIF_STEADY_STATE_H
 #define AIF_STEADY_STATE_H
 
