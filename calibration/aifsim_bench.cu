@@ -7,19 +7,32 @@
  * host<->device copies; with two or more GPUs, peer copies over NVLink and (when built with NCCL,
  * -DAIF_HAVE_NCCL) all-reduce and all-to-all across all of them over message sizes. Every figure
  * is the best of several timed repetitions (CUDA events; host clock around the multi-GPU ones).
+ * GEMM operands hold random values: tensor cores multiplying zeros draw less power and hold a
+ * higher clock (an H200 ran 8192^3 BF16 at ~790 TFLOP/s on random data and ~890 on zeros).
+ * Last, when the driver's NVML library loads (dlopen; nvml.h is not in every toolkit), the board
+ * power and SM clock are sampled while the GPU idles, streams HBM, mixes GEMMs into the stream and
+ * runs large GEMMs for a few seconds each: the power model's idle, memory-bound and compute-bound
+ * figures, and the clock the power limit leaves.
  *
  * Output (stdout) is CSV that sim/calibrate.c reads, one measurement per line:
  *   device,NAME,SMS,SM_CLOCK_KHZ,MEMORY_BYTES,CC_MAJOR,CC_MINOR
  *   KIND,VARIANT,M,N,K,BYTES,SECONDS
  * with KIND one of hbm (VARIANT read/write/copy), gemm (bf16/fp8), attn (decode: M = batch,
  * N = context tokens), launch, h2d, d2h, p2p (peer), nccl (allreduce/alltoall: M = GPUs, BYTES =
- * each GPU's buffer). Lines starting with '#' are comments.
+ * each GPU's buffer), power (idle, memory, mixNN, compute, compute-fp8: M = mean board watts,
+ * N = mean SM clock in MHz, K = the enforced power limit in watts, all over the phase's second
+ * half; BYTES = the work done over the whole phase, bytes moved (memory) or GEMM FLOPs; SECONDS =
+ * the phase's length). gemm variants: bf16, fp8 (per-tensor scales), fp8block (DeepSeek's
+ * 128 x 128 weight blocks and 1 x 128 activation groups).
+ * Lines starting with '#' are comments.
  * Exit status: 0, 3 when there is no CUDA device, 1 on a CUDA error. */
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,18 +79,54 @@ __global__ void k_copy(float4 *dst, const float4 *src, size_t n)
 
 __global__ void k_empty(void) {}
 
-/* Decode attention's memory pattern: one block per sequence streams its CTX tokens of KV cache
- * (TOKEN_BYTES each) and reduces them against a query. */
-__global__ void k_attn(const __nv_bfloat162 *kv, int ctx, int token_words, const __nv_bfloat162 *q, float *out)
+/* Uniform in [-1, 1) from a hash of the index: reproducible random operands without cuRAND. */
+__device__ float uniform(size_t i, unsigned seed)
 {
-  const __nv_bfloat162 *seq = kv + (size_t)blockIdx.x * ctx * token_words;
+  unsigned x = (unsigned)i * 0x9E3779B9u ^ (unsigned)(i >> 32) ^ seed;
+  x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+  return (x >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+__global__ void k_fill_bf16(__nv_bfloat16 *p, size_t n, unsigned seed)
+{
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = __float2bfloat16(uniform(i, seed));
+}
+
+__global__ void k_fill_fp8(__nv_fp8_e4m3 *p, size_t n, unsigned seed)
+{
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = __nv_fp8_e4m3(uniform(i, seed));
+}
+
+/* Block scales near 1 (0.5 .. 1.5): a dequantised operand keeps the magnitude of the random data. */
+__global__ void k_fill_scale(float *p, size_t n)
+{
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = 1.0f + 0.5f * uniform(i, 9);
+}
+
+/* Decode attention's memory pattern, split over the context as flash-decoding does so that few
+ * sequences still occupy every SM: block (s, b) streams the s-th of gridDim.x slices of sequence
+ * b's CTX tokens of KV cache (CHUNKS 16-byte chunks of 8 BF16 values per token) in 16-byte loads
+ * and reduces them against a query. */
+__global__ void k_attn(const uint4 *kv, int ctx, int chunks, const uint4 *q, float *out)
+{
+  const uint4 *seq = kv + (size_t)blockIdx.y * ctx * chunks;
+  size_t words = (size_t)ctx * chunks, slice = (words + gridDim.x - 1) / gridDim.x;
+  size_t begin = blockIdx.x * slice, end = begin + slice < words ? begin + slice : words;
   float acc = 0;
-  for (size_t i = threadIdx.x; i < (size_t)ctx * token_words; i += blockDim.x) {
-    float2 a = __bfloat1622float2(seq[i]), b = __bfloat1622float2(q[i % token_words]);
-    acc += a.x * b.x + a.y * b.y;
+#pragma unroll 4
+  for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+    uint4 a = seq[i], b = q[i % chunks];
+    const __nv_bfloat162 *x = (const __nv_bfloat162 *)&a, *y = (const __nv_bfloat162 *)&b;
+    for (int j = 0; j < 4; j++) {
+      float2 u = __bfloat1622float2(x[j]), v = __bfloat1622float2(y[j]);
+      acc += u.x * v.x + u.y * v.y;
+    }
   }
-  if (acc == 1234.5f)
-    out[blockIdx.x] = acc;
+  if (acc == 1234.5f) /* never true; keeps the loads */
+    out[blockIdx.y] = acc;
 }
 
 typedef struct {
@@ -132,21 +181,25 @@ static void hbm(Timer *t, size_t bytes, int blocks)
   CK(cudaFree(sink));
 }
 
-static void attention(Timer *t, const int *batches, int nb, const int *ctxs, int nc)
+static void attention(Timer *t, int sms, const int *batches, int nb, const int *ctxs, int nc)
 {
   const int token_bytes = 4096; /* 8 KV heads x 128 x (K and V) in BF16, one layer */
-  int words = token_bytes / 4;
+  int chunks = token_bytes / 16;
   size_t most = (size_t)batches[nb - 1] * ctxs[nc - 1] * token_bytes;
-  __nv_bfloat162 *kv, *q;
+  uint4 *kv, *q;
   float *out;
   CK(cudaMalloc(&kv, most));
   CK(cudaMalloc(&q, token_bytes));
   CK(cudaMalloc(&out, sizeof(float) * batches[nb - 1]));
-  CK(cudaMemset(kv, 0, most));
-  CK(cudaMemset(q, 0, token_bytes));
+  k_fill_bf16<<<1024, 256>>>((__nv_bfloat16 *)kv, most / 2, 5);
+  k_fill_bf16<<<1, 256>>>((__nv_bfloat16 *)q, token_bytes / 2, 6);
+  CK(cudaGetLastError());
   for (int i = 0; i < nb; i++)
     for (int j = 0; j < nc; j++) {
-      double best = best_of(t, [&] { k_attn<<<batches[i], 256>>>(kv, ctxs[j], words, q, out); });
+      /* four blocks per SM, each slice at least 256 tokens */
+      int splits = (4 * sms + batches[i] - 1) / batches[i], most_splits = ctxs[j] / 256;
+      dim3 grid(splits < most_splits ? splits : most_splits > 0 ? most_splits : 1, batches[i]);
+      double best = best_of(t, [&] { k_attn<<<grid, 512>>>(kv, ctxs[j], chunks, q, out); });
       printf("attn,decode,%d,%d,,%zu,%.9g\n", batches[i], ctxs[j], (size_t)batches[i] * ctxs[j] * token_bytes, best);
     }
   CK(cudaFree(kv));
@@ -165,8 +218,9 @@ static void gemm_bf16(Timer *t, cublasHandle_t h, const int *ms, int nm, const i
     CK(cudaMalloc(&w, (size_t)n * k * 2));
     CK(cudaMalloc(&x, (size_t)k * m_max * 2));
     CK(cudaMalloc(&c, (size_t)n * m_max * 2));
-    CK(cudaMemset(w, 0, (size_t)n * k * 2));
-    CK(cudaMemset(x, 0, (size_t)k * m_max * 2));
+    k_fill_bf16<<<1024, 256>>>(w, (size_t)n * k, 1);
+    k_fill_bf16<<<1024, 256>>>(x, (size_t)k * m_max, 2);
+    CK(cudaGetLastError());
     float one = 1, zero = 0;
     for (int i = 0; i < nm; i++) {
       double best = 1e30;
@@ -193,7 +247,60 @@ static void gemm_bf16(Timer *t, cublasHandle_t h, const int *ms, int nm, const i
   }
 }
 
-/* FP8 (E4M3) inputs, BF16 out, FP32 accumulate, unit scales: cuBLASLt's TN layout. */
+/* One cuBLASLt FP8 GEMM (E4M3 in, BF16 out, FP32 accumulate; TN: weights N x K transposed, M
+ * tokens): per-tensor unit scales, or with BLOCK DeepSeek's block scaling (a scale per 128 x 128
+ * block of weights, one per 128 values of each token's activations), as serving stacks run the
+ * block-scaled checkpoints. */
+typedef struct {
+  cublasLtMatmulDesc_t op;
+  cublasLtMatrixLayout_t la, lb, lc;
+  cublasLtMatmulHeuristicResult_t heur;
+  int found;
+} LtGemm;
+
+static void lt_plan(cublasLtHandle_t lt, LtGemm *g, int m, int n, int k, int block, const float *a_scale,
+                    const float *b_scale, size_t ws_bytes)
+{
+  cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  memset(g, 0, sizeof *g);
+  cublasLtMatmulDescCreate(&g->op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
+  cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb);
+  if (block) {
+    int32_t ma = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F, mb = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+    cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &ma, sizeof ma);
+    cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mb, sizeof mb);
+    cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale);
+    cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale);
+  }
+  cublasLtMatrixLayoutCreate(&g->la, CUDA_R_8F_E4M3, k, n, k);
+  cublasLtMatrixLayoutCreate(&g->lb, CUDA_R_8F_E4M3, k, m, k);
+  cublasLtMatrixLayoutCreate(&g->lc, CUDA_R_16BF, n, m, n);
+  cublasLtMatmulPreference_t pref;
+  cublasLtMatmulPreferenceCreate(&pref);
+  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes);
+  if (cublasLtMatmulAlgoGetHeuristic(lt, g->op, g->la, g->lb, g->lc, g->lc, pref, 1, &g->heur, &g->found) !=
+      CUBLAS_STATUS_SUCCESS)
+    g->found = 0;
+  cublasLtMatmulPreferenceDestroy(pref);
+}
+
+static int lt_run(cublasLtHandle_t lt, LtGemm *g, const void *w, const void *x, void *c, void *ws, size_t ws_bytes)
+{
+  float one = 1, zero = 0;
+  return cublasLtMatmul(lt, g->op, &one, w, g->la, x, g->lb, &zero, c, g->lc, c, g->lc, &g->heur.algo, ws, ws_bytes,
+                        0) == CUBLAS_STATUS_SUCCESS;
+}
+
+static void lt_free(LtGemm *g)
+{
+  cublasLtMatrixLayoutDestroy(g->la);
+  cublasLtMatrixLayoutDestroy(g->lb);
+  cublasLtMatrixLayoutDestroy(g->lc);
+  cublasLtMatmulDescDestroy(g->op);
+}
+
+/* FP8 GEMMs over the shapes, per-tensor (variant fp8) and block-scaled (fp8block). */
 static void gemm_fp8(Timer *t, const int *ms, int nm, const int (*nk)[2], int nnk)
 {
   cublasLtHandle_t lt;
@@ -201,60 +308,52 @@ static void gemm_fp8(Timer *t, const int *ms, int nm, const int (*nk)[2], int nn
     return;
   size_t ws_bytes = 64u << 20;
   void *ws;
+  float *scales;
+  const size_t n_scales = (size_t)16 << 20; /* more than any shape's blocks or token groups */
   CK(cudaMalloc(&ws, ws_bytes));
-  for (int s = 0; s < nnk; s++) {
-    int n = nk[s][0], k = nk[s][1], m_max = ms[nm - 1];
-    void *w, *x, *c;
-    CK(cudaMalloc(&w, (size_t)n * k));
-    CK(cudaMalloc(&x, (size_t)k * m_max));
-    CK(cudaMalloc(&c, (size_t)n * m_max * 2));
-    CK(cudaMemset(w, 0, (size_t)n * k));
-    CK(cudaMemset(x, 0, (size_t)k * m_max));
-    for (int i = 0; i < nm; i++) {
-      int m = ms[i] < 16 ? 16 : ms[i]; /* FP8 tensor-core GEMMs want multiples of 16 */
-      cublasLtMatmulDesc_t op;
-      cublasLtMatrixLayout_t la, lb, lc;
-      cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-      cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
-      cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
-      cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb);
-      cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, n, k);
-      cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, k, m, k);
-      cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, n, m, n);
-      cublasLtMatmulPreference_t pref;
-      cublasLtMatmulPreferenceCreate(&pref);
-      cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes);
-      cublasLtMatmulHeuristicResult_t heur;
-      int found = 0;
-      cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 1, &heur, &found);
-      double best = 1e30;
-      float one = 1, zero = 0;
-      for (int r = 0; found && r < reps + 1; r++) {
-        CK(cudaEventRecord(t->start));
-        cublasStatus_t st = cublasLtMatmul(lt, op, &one, w, la, x, lb, &zero, c, lc, c, lc, &heur.algo, ws, ws_bytes, 0);
-        CK(cudaEventRecord(t->stop));
-        if (st != CUBLAS_STATUS_SUCCESS) {
-          found = 0;
-          break;
+  CK(cudaMalloc(&scales, 2 * n_scales * sizeof(float)));
+  k_fill_scale<<<1024, 256>>>(scales, 2 * n_scales);
+  for (int block = 0; block < 2; block++)
+    for (int s = 0; s < nnk; s++) {
+      int n = nk[s][0], k = nk[s][1], m_max = ms[nm - 1];
+      void *w, *x, *c;
+      CK(cudaMalloc(&w, (size_t)n * k));
+      CK(cudaMalloc(&x, (size_t)k * m_max));
+      CK(cudaMalloc(&c, (size_t)n * m_max * 2));
+      k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)w, (size_t)n * k, 3);
+      k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)x, (size_t)k * m_max, 4);
+      CK(cudaGetLastError());
+      for (int i = 0; i < nm; i++) {
+        int m = ms[i] < 16 ? 16 : ms[i]; /* FP8 tensor-core GEMMs want multiples of 16 */
+        if (i > 0 && (ms[i - 1] < 16 ? 16 : ms[i - 1]) >= m)
+          continue; /* already timed at this padded size */
+        LtGemm g;
+        lt_plan(lt, &g, m, n, k, block, scales, scales + n_scales, ws_bytes);
+        double best = 1e30;
+        for (int r = 0; g.found && r < reps + 1; r++) {
+          CK(cudaEventRecord(t->start));
+          int ok = lt_run(lt, &g, w, x, c, ws, ws_bytes);
+          CK(cudaEventRecord(t->stop));
+          if (!ok) {
+            g.found = 0;
+            break;
+          }
+          double sec = elapsed(t);
+          if (r > 0)
+            best = sec < best ? sec : best;
         }
-        double sec = elapsed(t);
-        if (r > 0)
-          best = sec < best ? sec : best;
+        const char *name = block ? "fp8block" : "fp8";
+        if (g.found && best < 1e30)
+          printf("gemm,%s,%d,%d,%d,%zu,%.9g\n", name, m, n, k, (size_t)n * k, best);
+        else
+          printf("# gemm %s %d %d %d: no cuBLASLt algorithm on this GPU\n", name, m, n, k);
+        lt_free(&g);
       }
-      if (found && best < 1e30)
-        printf("gemm,fp8,%d,%d,%d,%zu,%.9g\n", m, n, k, (size_t)n * k, best);
-      else
-        printf("# gemm fp8 %d %d %d: no cuBLASLt algorithm on this GPU\n", m, n, k);
-      cublasLtMatmulPreferenceDestroy(pref);
-      cublasLtMatrixLayoutDestroy(la);
-      cublasLtMatrixLayoutDestroy(lb);
-      cublasLtMatrixLayoutDestroy(lc);
-      cublasLtMatmulDescDestroy(op);
+      CK(cudaFree(w));
+      CK(cudaFree(x));
+      CK(cudaFree(c));
     }
-    CK(cudaFree(w));
-    CK(cudaFree(x));
-    CK(cudaFree(c));
-  }
+  CK(cudaFree(scales));
   CK(cudaFree(ws));
   cublasLtDestroy(lt);
 }
@@ -401,10 +500,194 @@ static void collectives(int n, size_t max)
 }
 #endif
 
+/* ---- board power by activity (NVML, when the driver's library loads) ------------------------- */
+
+/* The few NVML entry points used, declared here: nvml.h ships with the driver's development files,
+ * not with every CUDA toolkit, and the library itself comes with the driver. */
+typedef struct nvmlDevice_st *NvmlDevice;
+typedef struct {
+  void *lib;
+  NvmlDevice dev;
+  int (*shutdown)(void);
+  int (*power)(NvmlDevice, unsigned *);          /* mW */
+  int (*clock)(NvmlDevice, int, unsigned *);     /* MHz; type 1 = SM */
+  int (*limit)(NvmlDevice, unsigned *);          /* mW */
+} Nvml;
+
+static int nvml_open(Nvml *nv, int device)
+{
+  char bus[32];
+  memset(nv, 0, sizeof *nv);
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) != cudaSuccess)
+    return 0;
+  nv->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+  if (!nv->lib)
+    return 0;
+  int (*init)(void) = (int (*)(void))dlsym(nv->lib, "nvmlInit_v2");
+  int (*by_bus)(const char *, NvmlDevice *) = (int (*)(const char *, NvmlDevice *))dlsym(nv->lib, "nvmlDeviceGetHandleByPciBusId_v2");
+  nv->shutdown = (int (*)(void))dlsym(nv->lib, "nvmlShutdown");
+  nv->power = (int (*)(NvmlDevice, unsigned *))dlsym(nv->lib, "nvmlDeviceGetPowerUsage");
+  nv->clock = (int (*)(NvmlDevice, int, unsigned *))dlsym(nv->lib, "nvmlDeviceGetClockInfo");
+  nv->limit = (int (*)(NvmlDevice, unsigned *))dlsym(nv->lib, "nvmlDeviceGetEnforcedPowerLimit");
+  unsigned mw;
+  if (!init || !by_bus || !nv->shutdown || !nv->power || !nv->clock || !nv->limit || init() != 0 ||
+      by_bus(bus, &nv->dev) != 0 || nv->power(nv->dev, &mw) != 0) {
+    dlclose(nv->lib);
+    nv->lib = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+/* Samples power and SM clock every 20 ms from a thread while the main thread keeps the GPU busy. */
+#define MAX_SAMPLES 4096
+typedef struct {
+  Nvml *nv;
+  volatile int stop;
+  int n;
+  double t[MAX_SAMPLES], watts[MAX_SAMPLES], mhz[MAX_SAMPLES];
+} Sampler;
+
+static void *sample_loop(void *arg)
+{
+  Sampler *s = (Sampler *)arg;
+  while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE) && s->n < MAX_SAMPLES) {
+    unsigned mw = 0, mhz = 0;
+    if (s->nv->power(s->nv->dev, &mw) == 0 && s->nv->clock(s->nv->dev, 1, &mhz) == 0) {
+      s->t[s->n] = now_s(), s->watts[s->n] = mw * 1e-3, s->mhz[s->n] = mhz;
+      s->n++;
+    }
+    struct timespec ts = { 0, 20 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+  }
+  return NULL;
+}
+
+/* One phase of SECONDS: WORK (one unit of kernels; NULL = idle) repeated, UNIT_WORK bytes or FLOPs
+ * each; prints the power row from the samples of its second half (NVML's reading averages over
+ * a window, so the first half lets it settle). */
+template <typename F> static void power_phase(Nvml *nv, const char *name, double seconds, double unit_work, F work)
+{
+  static Sampler s;
+  memset(&s, 0, sizeof s);
+  s.nv = nv;
+  pthread_t th;
+  if (pthread_create(&th, NULL, sample_loop, &s) != 0)
+    return;
+  double t0 = now_s(), t1 = t0, done = 0;
+  while (t1 - t0 < seconds) {
+    if (unit_work > 0) {
+      for (int i = 0; i < 4; i++)
+        work();
+      CK(cudaDeviceSynchronize());
+      done += 4 * unit_work;
+    } else {
+      struct timespec ts = { 0, 50 * 1000 * 1000 };
+      nanosleep(&ts, NULL);
+    }
+    t1 = now_s();
+  }
+  __atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
+  pthread_join(th, NULL);
+  double w = 0, c = 0;
+  int k = 0;
+  for (int i = 0; i < s.n; i++)
+    if (s.t[i] >= t0 + (t1 - t0) / 2)
+      w += s.watts[i], c += s.mhz[i], k++;
+  unsigned limit_mw = 0;
+  nv->limit(nv->dev, &limit_mw);
+  if (k > 0)
+    printf("power,%s,%.1f,%.0f,%.0f,%.6g,%.6g\n", name, w / k, c / k, limit_mw * 1e-3, done, t1 - t0);
+  else
+    printf("# power %s: no samples\n", name);
+  fflush(stdout);
+}
+
+/* Idle; HBM copies (2 GiB each way); BF16 GEMMs 8192^3 on random operands taking 25%, 50% and 75%
+ * of the time between the copies (variant mixNN, the share planned from their burst times, the
+ * way a serving step mixes weight-bound and compute-bound kernels); BF16 GEMMs alone; FP8 GEMMs
+ * alone: SECONDS each. */
+static void power(Timer *t, int sms, double seconds)
+{
+  Nvml nv;
+  if (!nvml_open(&nv, 0)) {
+    printf("# power: NVML (libnvidia-ml.so.1) not available; board power not measured\n");
+    return;
+  }
+  size_t bytes = (size_t)2 << 30, n = bytes / sizeof(float4);
+  float4 *a, *b;
+  CK(cudaMalloc(&a, bytes));
+  CK(cudaMalloc(&b, bytes));
+  CK(cudaMemset(a, 0, bytes));
+  const int d = 8192;
+  __nv_bfloat16 *x, *y, *z;
+  CK(cudaMalloc(&x, (size_t)d * d * 2));
+  CK(cudaMalloc(&y, (size_t)d * d * 2));
+  CK(cudaMalloc(&z, (size_t)d * d * 2));
+  k_fill_bf16<<<1024, 256>>>(x, (size_t)d * d, 7);
+  k_fill_bf16<<<1024, 256>>>(y, (size_t)d * d, 8);
+  CK(cudaDeviceSynchronize());
+  cublasHandle_t h;
+  cublasLtHandle_t lt;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS) {
+    fprintf(stderr, "aifsim-bench: cuBLAS did not start\n");
+    exit(1);
+  }
+  float one = 1, zero = 0;
+  double flops = 2.0 * d * d * d;
+  auto gemm = [&] {
+    cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, d, d, d, &one, x, CUDA_R_16BF, d, y, CUDA_R_16BF, d, &zero, z,
+                 CUDA_R_16BF, d, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  };
+  auto copy = [&] { k_copy<<<sms * 4, 512>>>(b, a, n); };
+  double t_gemm = best_of(t, gemm), t_copy = best_of(t, copy);
+  printf("# power: burst times: BF16 GEMM 8192^3 %.6g s, HBM copy 2 x 2 GiB %.6g s\n", t_gemm, t_copy);
+  power_phase(&nv, "idle", seconds, 0, [] {});
+  power_phase(&nv, "memory", seconds, 2.0 * bytes, copy);
+  for (int share = 25; share <= 75; share += 25) {
+    /* a unit of about 20 ms: G GEMMs between C copies */
+    int g = (int)(share / 100.0 * 0.02 / t_gemm + 0.5), c = (int)((100 - share) / 100.0 * 0.02 / t_copy + 0.5);
+    g = g < 1 ? 1 : g, c = c < 1 ? 1 : c;
+    char name[16];
+    snprintf(name, sizeof name, "mix%d", (int)(100 * g * t_gemm / (g * t_gemm + c * t_copy) + 0.5));
+    power_phase(&nv, name, seconds, g * flops, [&] {
+      for (int i = 0; i < (g > c ? g : c); i++) {
+        if (i < g)
+          gemm();
+        if (i < c)
+          copy();
+      }
+    });
+  }
+  power_phase(&nv, "compute", seconds, flops, gemm);
+  /* FP8 GEMMs alone, per-tensor scales */
+  size_t ws_bytes = 64u << 20;
+  void *ws;
+  CK(cudaMalloc(&ws, ws_bytes));
+  k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)x, (size_t)d * d, 3);
+  k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)y, (size_t)d * d, 4);
+  LtGemm g8;
+  lt_plan(lt, &g8, d, d, d, 0, NULL, NULL, ws_bytes);
+  if (g8.found)
+    power_phase(&nv, "compute-fp8", seconds, flops, [&] { lt_run(lt, &g8, x, y, z, ws, ws_bytes); });
+  lt_free(&g8);
+  CK(cudaFree(ws));
+  cublasLtDestroy(lt);
+  cublasDestroy(h);
+  CK(cudaFree(a));
+  CK(cudaFree(b));
+  CK(cudaFree(x));
+  CK(cudaFree(y));
+  CK(cudaFree(z));
+  nv.shutdown();
+  dlclose(nv.lib);
+}
+
 int main(int argc, char **argv)
 {
   int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
   int count = 0;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* what was measured survives a crash further on */
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     fprintf(stderr, "aifsim-bench: no CUDA device\n");
     return 3;
@@ -442,7 +725,7 @@ int main(int argc, char **argv)
   if (p.major >= 9)
     gemm_fp8(&t, ms, nm, nk, nnk);
   static const int batches[] = { 1, 16, 128 }, ctxs[] = { 1024, 8192, 32768 };
-  attention(&t, batches, quick ? 2 : 3, ctxs, quick ? 2 : 3);
+  attention(&t, p.multiProcessorCount, batches, quick ? 2 : 3, ctxs, quick ? 2 : 3);
   host_copies(&t, (size_t)256 << 20);
   if (count >= 2) {
     peer_copies((size_t)256 << 20);
@@ -452,5 +735,7 @@ int main(int argc, char **argv)
     printf("# nccl: built without NCCL; no collectives measured\n");
 #endif
   }
+  CK(cudaSetDevice(0));
+  power(&t, p.multiProcessorCount, quick ? 2.5 : 5.0);
   return 0;
 }

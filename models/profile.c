@@ -12,6 +12,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, "0.85", "fraction of HBM bandwidth reached when streaming", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, "0.75", "fraction of dense BF16/FP8 peak reached by large GEMMs", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
+  { name ".fp8_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on gemm_efficiency for FP8 GEMMs (a measured profile's FP8 share of peak over BF16's)", offsetof(Profile, arch[i].fp8_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL }, \
   { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \

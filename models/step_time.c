@@ -32,8 +32,10 @@ static double gemm_fraction(const ArchProfile *a, const Engine *e, Precision p)
 {
   if (p == PREC_FP4)
     return a->fp4_efficiency;
-  gboolean block = p == PREC_FP8 && e->precision == PREC_FP8 && e->model->fp8_block > 0;
-  return block ? a->gemm_efficiency * a->fp8_block_efficiency : a->gemm_efficiency;
+  if (p != PREC_FP8)
+    return a->gemm_efficiency;
+  gboolean block = e->precision == PREC_FP8 && e->model->fp8_block > 0;
+  return a->gemm_efficiency * a->fp8_efficiency * (block ? a->fp8_block_efficiency : 1);
 }
 
 static void rates(const Engine *e, Rates *r)

@@ -48,16 +48,16 @@ static gboolean parse_device(char **f, guint nf, const char *name, int line, Ben
     }
   g_free(out->device);
   out->device = g_strdup(f[1]);
-  out->sms = (int)v[0], out->sm_clock = v[1] * 1e3, out->memory = v[2];
+  out->sms = (int)v[0], out->sm_clock = v[1] * 1e3, out->memory = v[2], out->device_line = line;
   out->cc_major = (int)v[3], out->cc_minor = (int)v[4];
   return TRUE;
 }
 
 static gboolean parse_row(char **f, guint nf, const char *name, int line, BenchData *out, GError **error)
 {
-  static const char *const kinds[] = { "hbm", "gemm", "attn", "launch", "h2d", "d2h", "p2p", "nccl", NULL };
+  static const char *const kinds[] = { "hbm", "gemm", "attn", "launch", "h2d", "d2h", "p2p", "nccl", "power", NULL };
   if (!g_strv_contains(kinds, f[0])) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, attn, launch, h2d, d2h, p2p or nccl)", name, line, f[0]);
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, attn, launch, h2d, d2h, p2p, nccl or power)", name, line, f[0]);
     return FALSE;
   }
   if (nf != 7 || strlen(f[1]) >= sizeof ((BenchRow *)0)->variant) {
@@ -103,6 +103,17 @@ gboolean bench_parse(const char *text, const char *name, BenchData *out, GError 
   return TRUE;
 }
 
+gboolean bench_merge(BenchData *into, const BenchData *more, const char *name, GError **error)
+{
+  if (strcmp(into->device, more->device) != 0 || into->sms != more->sms) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: measured on %s (%d SMs), not %s (%d SMs): fit one GPU "
+                "model at a time", name, more->device_line, more->device, more->sms, into->device, into->sms);
+    return FALSE;
+  }
+  g_array_append_vals(into->rows, more->rows->data, more->rows->len);
+  return TRUE;
+}
+
 const SystemSpec *calibrate_match_system(const GPtrArray *systems, const char *device)
 {
   const char *d = g_str_has_prefix(device, "NVIDIA ") ? device + 7 : device;
@@ -116,30 +127,161 @@ const SystemSpec *calibrate_match_system(const GPtrArray *systems, const char *d
   return NULL;
 }
 
+static gboolean is_fp8(const BenchRow *r)
+{
+  return g_str_has_prefix(r->variant, "fp8");
+}
+
 static double row_peak(const BenchRow *r, const SystemSpec *sys)
 {
-  return system_peak_flops(sys, strcmp(r->variant, "fp8") == 0 ? PREC_FP8 : PREC_BF16);
+  return system_peak_flops(sys, is_fp8(r) ? PREC_FP8 : PREC_BF16);
 }
 
-/* The model's time for GEMM row R at efficiency E and half-peak rows H. */
-static double gemm_model(const BenchRow *r, double peak, double bw, double e, double h)
+/* One distinct GEMM shape as the fit sees it. */
+typedef struct {
+  double flops, bytes, m, n, k, seconds, peak;
+  gboolean fp8, block;
+} Shape;
+
+static gboolean same_shape(const Shape *a, const Shape *b)
 {
-  double t_compute = 2 * r->m * r->n * r->k / (peak * e * r->m / (r->m + h));
-  return MAX(t_compute, r->bytes / bw);
+  return a->m == b->m && a->n == b->n && a->k == b->k && a->fp8 == b->fp8 && a->block == b->block;
 }
 
-static double gemm_loss(const BenchData *d, const SystemSpec *sys, double bw, double e, double h)
+/* The GEMM rows at a precision SYS supports, each shape once at its best time (several runs may be
+ * merged; older kernels timed FP8 below 16 rows at 16 under each requested size), variant ONLY
+ * ("bf16", "fp8", "fp8block") or, with NULL, BF16 and per-tensor FP8. */
+static GArray *shapes(const BenchData *d, const SystemSpec *sys, const char *only)
 {
-  double loss = 0;
+  GArray *out = g_array_new(FALSE, FALSE, sizeof(Shape));
   for (guint i = 0; i < d->rows->len; i++) {
     const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
     double peak = row_peak(r, sys);
-    if (strcmp(r->kind, "gemm") != 0 || peak <= 0 || r->m <= 0)
+    if (strcmp(r->kind, "gemm") != 0 || peak <= 0 || r->m <= 0 ||
+        (only ? strcmp(r->variant, only) != 0 : strcmp(r->variant, "fp8block") == 0))
       continue;
-    double l = log(gemm_model(r, peak, bw, e, h) / r->seconds);
+    Shape sh = { 2 * r->m * r->n * r->k, r->bytes, r->m, r->n, r->k, r->seconds, peak, is_fp8(r),
+                 strcmp(r->variant, "fp8block") == 0 };
+    guint j = 0;
+    while (j < out->len && !same_shape(&g_array_index(out, Shape, j), &sh))
+      j++;
+    if (j == out->len)
+      g_array_append_val(out, sh);
+    else /* the same shape timed again (another run, or below 16 FP8 rows): the best time */
+      g_array_index(out, Shape, j).seconds = MIN(g_array_index(out, Shape, j).seconds, sh.seconds);
+  }
+  return out;
+}
+
+/* The curve: efficiency E (FP8 shapes: E x FP8, block-scaled: E x FP8 x BLOCK), half-peak rows
+ * H, fixed seconds per GEMM. */
+typedef struct {
+  double e, h, fixed, fp8, block, loss;
+} GemmCurve;
+
+/* The model's time for shape S on curve C. */
+static double gemm_model(const Shape *s, double bw, const GemmCurve *c)
+{
+  double e = c->e * (s->fp8 ? c->fp8 : 1) * (s->block ? c->block : 1);
+  return MAX(s->flops / (s->peak * e * s->m / (s->m + c->h)), s->bytes / bw) + c->fixed;
+}
+
+static double gemm_loss(const GArray *sh, double bw, const GemmCurve *c)
+{
+  double loss = 0;
+  for (guint i = 0; i < sh->len; i++) {
+    const Shape *s = &g_array_index(sh, Shape, i);
+    double l = log(gemm_model(s, bw, c) / s->seconds);
     loss += l * l;
   }
   return loss;
+}
+
+/* Grids over the efficiency (0.1 .. 1.2), the half-peak rows (0.5 .. 8192, log-spaced) and the
+ * fixed time (0 .. 40 us) at FP8's factor B.fp8, then finer grids centred on the best, each again
+ * while its best moves (along the valley where efficiency trades against half-peak rows): the
+ * loss is cheap and has kinks where shapes leave the roofline's memory side, which gradient steps
+ * handle badly. */
+static void fit_curve(const GArray *sh, double bw, GemmCurve *b)
+{
+  static const int repeats[] = { 1, 12, 12 };
+  for (int pass = 0; pass < 3; pass++)
+    for (int rep = 0; rep < repeats[pass]; rep++) {
+      double ew = pass == 1 ? 0.01 : 0.0006, hw = pass == 1 ? 0.12 : 0.012, fw = pass == 1 ? 1e-6 : 0.06e-6;
+      double e0 = pass ? b->e - ew : 0.1, e1 = pass ? b->e + ew : 1.2;
+      double h0 = pass ? log(b->h) - hw : log(0.5), h1 = pass ? log(b->h) + hw : log(8192.0);
+      double f0 = pass ? MAX(b->fixed - fw, 0) : 0, f1 = pass ? b->fixed + fw : 40e-6;
+      const int en = pass ? 24 : 110, hn = pass ? 24 : 60, fn = pass ? 20 : 40;
+      GemmCurve best = { .loss = INFINITY };
+      for (int i = 0; i <= en; i++)
+        for (int j = 0; j <= hn; j++)
+          for (int k = 0; k <= fn; k++) {
+            GemmCurve c = { e0 + (e1 - e0) * i / en, exp(h0 + (h1 - h0) * j / hn), f0 + (f1 - f0) * k / fn,
+                            b->fp8, b->block, 0 };
+            c.loss = gemm_loss(sh, bw, &c);
+            if (c.loss < best.loss)
+              best = c;
+          }
+      gboolean moved = pass == 0 || best.e != b->e || best.h != b->h || best.fixed != b->fixed;
+      *b = best;
+      if (!moved)
+        break;
+    }
+}
+
+/* The factor a fit moves: FP8's or, with BLOCK, block scaling's. */
+static double *factor(GemmCurve *c, gboolean block)
+{
+  return block ? &c->block : &c->fp8;
+}
+
+/* FP8's or (BLOCK) block scaling's factor on the curve, the rest held: a grid over 0.1 .. 1.5,
+ * then finer ones. */
+static void fit_factor(const GArray *sh, double bw, GemmCurve *b, gboolean block)
+{
+  double lo = 0.1, hi = 1.5;
+  for (int pass = 0; pass < 3; pass++) {
+    GemmCurve best = *b;
+    best.loss = INFINITY;
+    for (int i = 0; i <= 100; i++) {
+      GemmCurve c = *b;
+      *factor(&c, block) = lo + (hi - lo) * i / 100;
+      c.loss = gemm_loss(sh, bw, &c);
+      if (c.loss < best.loss)
+        best = c;
+    }
+    double w = (hi - lo) / 100;
+    lo = *factor(&best, block) - w, hi = *factor(&best, block) + w;
+    *b = best;
+  }
+}
+
+/* The curve over every shape, BF16 and FP8 sharing the half-peak rows and fixed time and FP8
+ * taking its own factor on the efficiency. BF16 alone starts it (its rows fix the curve without the
+ * factor); then the factor and the curve are fitted in turn until the loss settles. */
+static GemmCurve fit_gemms(const GArray *sh, double bw)
+{
+  g_autoptr(GArray) bf16 = g_array_new(FALSE, FALSE, sizeof(Shape));
+  gboolean fp8 = FALSE;
+  for (guint i = 0; i < sh->len; i++) {
+    const Shape *s = &g_array_index(sh, Shape, i);
+    if (s->fp8)
+      fp8 = TRUE;
+    else
+      g_array_append_vals(bf16, s, 1);
+  }
+  GemmCurve c = { .fp8 = 1, .block = 1 };
+  fit_curve(bf16->len ? bf16 : sh, bw, &c);
+  if (!fp8 || !bf16->len)
+    return c;
+  for (int round = 0; round < 8; round++) {
+    double before = c.loss;
+    fit_factor(sh, bw, &c, FALSE);
+    fit_curve(sh, bw, &c);
+    if (round > 0 && c.loss > before * (1 - 1e-6))
+      break;
+  }
+  return c;
 }
 
 /* The best rates of every kind, and the HBM efficiency. */
@@ -152,9 +294,10 @@ static void best_rates(const BenchData *d, const SystemSpec *sys, CalibrationFit
       out->hbm_bw = MAX(out->hbm_bw, rate); /* reads and copies: what decode and GEMMs do */
     else if (strcmp(r->kind, "gemm") == 0 && row_peak(r, sys) > 0) {
       double flops = 2 * r->m * r->n * r->k / r->seconds;
-      double *best = strcmp(r->variant, "fp8") == 0 ? &out->fp8_flops : &out->bf16_flops;
+      double *best = strcmp(r->variant, "fp8block") == 0 ? &out->fp8_block_flops
+                   : is_fp8(r)                           ? &out->fp8_flops
+                                                         : &out->bf16_flops;
       *best = MAX(*best, flops);
-      out->gemm_rows++;
     } else if (strcmp(r->kind, "launch") == 0)
       out->launch = out->launch > 0 ? MIN(out->launch, r->seconds) : r->seconds;
     else if (strcmp(r->kind, "h2d") == 0)
@@ -163,8 +306,58 @@ static void best_rates(const BenchData *d, const SystemSpec *sys, CalibrationFit
       out->d2h_bw = MAX(out->d2h_bw, rate);
     else if (strcmp(r->kind, "p2p") == 0 && strcmp(r->variant, "unidirectional") == 0)
       out->p2p_bw = MAX(out->p2p_bw, rate);
+    else if (strcmp(r->kind, "attn") == 0)
+      out->decode_bw = MAX(out->decode_bw, rate);
   }
   out->hbm_efficiency = out->hbm_bw / sys->hbm_bandwidth;
+}
+
+/* A power phase's rows averaged over the runs merged into D (0 when there is none). */
+typedef struct {
+  double watts, clock, rate;
+} Phase;
+
+static Phase phase(const BenchData *d, const char *variant, double *limit)
+{
+  Phase p = { 0 };
+  int n = 0;
+  for (guint i = 0; i < d->rows->len; i++) {
+    const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
+    if (strcmp(r->kind, "power") != 0 || strcmp(r->variant, variant) != 0)
+      continue;
+    p.watts += r->m, p.clock += d->sm_clock > 0 ? r->n * 1e6 / d->sm_clock : 0, p.rate += r->bytes / r->seconds;
+    *limit = r->k;
+    n++;
+  }
+  if (n)
+    p.watts /= n, p.clock /= n, p.rate /= n;
+  return p;
+}
+
+/* Board power by phase, the sustained GEMM rates and clocks, and what they give the catalog. */
+static void power_figures(const BenchData *d, const SystemSpec *sys, CalibrationFit *out)
+{
+  Phase idle = phase(d, "idle", &out->power_limit), memory = phase(d, "memory", &out->power_limit);
+  Phase compute = phase(d, "compute", &out->power_limit), fp8 = phase(d, "compute-fp8", &out->power_limit);
+  out->idle_w = idle.watts, out->memory_w = memory.watts;
+  out->compute_w = compute.watts, out->compute_clock = compute.clock, out->sustained_flops = compute.rate;
+  out->compute_fp8_w = fp8.watts, out->compute_fp8_clock = fp8.clock, out->sustained_fp8_flops = fp8.rate;
+  for (guint i = 0; i < d->rows->len; i++) { /* each mix once, in the order first met */
+    const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
+    if (strcmp(r->kind, "power") != 0 || !g_str_has_prefix(r->variant, "mix") || out->n_mix >= G_N_ELEMENTS(out->mix))
+      continue;
+    double share = g_ascii_strtod(r->variant + 3, NULL) / 100;
+    gboolean seen = FALSE;
+    for (guint j = 0; j < out->n_mix; j++)
+      seen |= out->mix[j].share == share;
+    if (seen)
+      continue;
+    Phase m = phase(d, r->variant, &out->power_limit);
+    out->mix[out->n_mix].share = share, out->mix[out->n_mix].watts = m.watts, out->mix[out->n_mix].clock = m.clock;
+    out->n_mix++;
+  }
+  if (out->idle_w > 0 && out->memory_w > out->idle_w && sys->tdp > out->idle_w)
+    out->memory_bound_power = (out->memory_w - out->idle_w) / (sys->tdp - out->idle_w);
 }
 
 /* Bytes each GPU sends one way in collective R, as comm.c counts them (0: not a collective). */
@@ -210,30 +403,23 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
 {
   *out = (CalibrationFit){ 0 };
   best_rates(d, sys, out);
+  g_autoptr(GArray) all = shapes(d, sys, NULL);
+  out->gemm_rows = all->len;
   if (out->hbm_bw <= 0 || out->gemm_rows == 0) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the measurements need HBM read or copy rows and GEMM rows "
                 "at a precision %s supports", sys->id);
     return FALSE;
   }
-  /* a grid over the efficiency (0.1 .. 1.2) and half-peak rows (0.5 .. 8192, log-spaced), then a
-   * finer grid around the best: the loss is cheap and has kinks where rows leave the roofline's
-   * memory side, which gradient steps handle badly */
-  double bw = out->hbm_bw, best = INFINITY, be = 0, bh = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    double e0 = pass ? be - 0.01 : 0.1, e1 = pass ? be + 0.01 : 1.2, estep = pass ? 0.0002 : 0.005;
-    double h0 = pass ? log(bh) - 0.1 : log(0.5), h1 = pass ? log(bh) + 0.1 : log(8192.0);
-    int hn = pass ? 100 : 220;
-    for (double e = e0; e <= e1 + 1e-12; e += estep)
-      for (int j = 0; j <= hn; j++) {
-        double h = exp(h0 + (h1 - h0) * j / hn);
-        double l = gemm_loss(d, sys, bw, e, h);
-        if (l < best)
-          best = l, be = e, bh = h;
-      }
+  GemmCurve c = fit_gemms(all, out->hbm_bw);
+  out->gemm_efficiency = c.e, out->fp8_efficiency = c.fp8, out->gemm_half_m = c.h, out->gemm_fixed = c.fixed;
+  out->rms_log_error = sqrt(c.loss / out->gemm_rows);
+  g_autoptr(GArray) block = shapes(d, sys, "fp8block");
+  if (block->len) { /* block scaling's factor on the FP8 curve, the curve held */
+    fit_factor(block, out->hbm_bw, &c, TRUE);
+    out->fp8_block_efficiency = c.block;
   }
-  out->gemm_efficiency = be, out->gemm_half_m = bh;
-  out->rms_log_error = sqrt(best / out->gemm_rows);
   fit_collectives(d, sys, out);
+  power_figures(d, sys, out);
   return TRUE;
 }
 
@@ -242,9 +428,27 @@ void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *
   ArchProfile *a = &p->arch[sys->arch];
   a->hbm_efficiency = fit->hbm_efficiency;
   a->gemm_efficiency = fit->gemm_efficiency;
+  a->fp8_efficiency = fit->fp8_efficiency;
+  if (fit->fp8_block_efficiency > 0)
+    a->fp8_block_efficiency = fit->fp8_block_efficiency;
   a->gemm_half_m = fit->gemm_half_m;
   if (fit->nccl_rows) {
     a->nvlink_efficiency = fit->nvlink_efficiency;
     a->collective_latency = fit->collective_latency;
   }
+}
+
+char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys)
+{
+  static const char *const always[] = { "hbm_efficiency", "gemm_efficiency", "fp8_efficiency", "gemm_half_m" };
+  static const char *const nccl[] = { "nvlink_efficiency", "collective_latency" };
+  const char *arch = gpu_arch_names[sys->arch];
+  GString *s = g_string_new(NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS(always); i++)
+    g_string_append_printf(s, "%s%s.%s", s->len ? "," : "", arch, always[i]);
+  if (fit->fp8_block_efficiency > 0)
+    g_string_append_printf(s, ",%s.fp8_block_efficiency", arch);
+  for (gsize i = 0; fit->nccl_rows && i < G_N_ELEMENTS(nccl); i++)
+    g_string_append_printf(s, ",%s.%s", arch, nccl[i]);
+  return g_string_free(s, FALSE);
 }

@@ -5,11 +5,17 @@
  * the step-time model reads for that GPU: hbm_efficiency (the best streaming rate over the
  * catalog's HBM bandwidth), and gemm_efficiency with gemm_half_m, the GEMM curve
  * t = max(2MNK / (peak x eff x M / (M + half_m)), weight bytes / (HBM x hbm_efficiency)) the model
- * uses, fitted over every measured (M, N, K, precision) by least squares on log time; with two or
- * more GPUs, nvlink_efficiency and collective_latency from NCCL all-reduce and all-to-all times,
- * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
- * relative error. Launch overhead, peer-copy and host-link figures are reported, not fitted: the
- * stack's overheads are the framework's, which framework-free kernels cannot see. */
+ * uses, FP8 with its own factor fp8_efficiency on the efficiency (BF16 sets gemm_efficiency) and
+ * block-scaled FP8 with fp8_block_efficiency on top,
+ * fitted over every measured (M, N, K, precision) by least squares on log time with a fixed
+ * time per GEMM beside it (launch, ramp and tail: the model counts those in the stack's
+ * layer_overhead, so it is reported, not applied); with two or more GPUs, nvlink_efficiency and
+ * collective_latency from NCCL all-reduce and all-to-all times, t = latency + bytes moved /
+ * (NVLink one way x efficiency) as comm.c has it, least squares on relative error. Launch
+ * overhead, decode-attention read rates, peer-copy and host-link figures are reported, not fitted:
+ * the stack's overheads are the framework's, which framework-free kernels cannot see. Board power
+ * while idle, streaming HBM and running GEMMs gives the catalog's idle_power and
+ * memory_bound_power for the GPU, and the SM clock the power limit leaves under sustained GEMMs. */
 #ifndef AIF_CALIBRATE_H
 #define AIF_CALIBRATE_H
 
@@ -27,6 +33,7 @@ typedef struct {
 
 typedef struct {
   char *device;                /* as CUDA names it: "NVIDIA H200" */
+  int device_line;             /* where the device line was, for messages */
   int sms, cc_major, cc_minor;
   double sm_clock;             /* Hz */
   double memory;               /* B */
@@ -35,19 +42,40 @@ typedef struct {
 
 typedef struct {
   double hbm_efficiency, gemm_efficiency, gemm_half_m;
+  double fp8_efficiency;       /* factor on gemm_efficiency for FP8 (1 without both precisions) */
+  double fp8_block_efficiency; /* further factor for block-scaled FP8 (0: not measured) */
   double hbm_bw;               /* B/s, best streaming rate */
-  double bf16_flops, fp8_flops; /* FLOP/s, best measured GEMM rate (0: none) */
+  double bf16_flops, fp8_flops, fp8_block_flops; /* FLOP/s, best measured GEMM rate (0: none) */
   double nvlink_efficiency, collective_latency; /* from the collectives (when nccl_rows > 0) */
   guint nccl_rows;
   double p2p_bw;               /* B/s, one direction GPU 0 -> 1 (0: one GPU) */
   double launch;               /* s per empty kernel */
   double h2d_bw, d2h_bw;       /* B/s */
+  double gemm_fixed;           /* s per GEMM besides the curve (launch, ramp, tail) */
   double rms_log_error;        /* of the fitted GEMM curve over the GEMM rows */
-  guint gemm_rows;
+  guint gemm_rows;             /* distinct shapes fitted (a repeated shape counts once) */
+  double decode_bw;            /* B/s, best decode-attention KV read rate */
+  /* Board power (W) over the power phases, 0 when not measured: with a context open and nothing
+   * running (the GPU of an engine between steps), streaming HBM, running large BF16 GEMMs. */
+  double idle_w, memory_w, compute_w;
+  double power_limit;          /* W, enforced during the phases */
+  double compute_clock;        /* fraction of the maximum SM clock held under sustained GEMMs */
+  double sustained_flops;      /* FLOP/s of the sustained GEMMs (vs bf16_flops in short bursts) */
+  double memory_bound_power;   /* (memory_w - idle_w) / (TDP - idle_w): the catalog's fraction */
+  double compute_fp8_w, compute_fp8_clock, sustained_fp8_flops; /* the same under FP8 GEMMs */
+  /* GEMMs mixed into HBM streaming: the GEMMs' share of the time (planned from burst times),
+   * board watts and the fraction of the maximum SM clock held */
+  guint n_mix;
+  struct {
+    double share, watts, clock;
+  } mix[8];
 } CalibrationFit;
 
 /* Parses the kernels' output TEXT (NAME for messages: file:line:col). */
 gboolean bench_parse(const char *text, const char *name, BenchData *out, GError **error);
+/* Appends MORE's rows to INTO: several runs on one GPU fitted together (each GEMM shape at its
+ * best time, power phases averaged). FALSE (with why, naming NAME) when MORE is another GPU. */
+gboolean bench_merge(BenchData *into, const BenchData *more, const char *name, GError **error);
 void bench_data_clear(BenchData *d);
 
 /* The catalog system whose GPU the device is ("NVIDIA H200" -> the first system with an H200), or
@@ -59,5 +87,8 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
 
 /* Writes FIT into P's entry for SYS's architecture. */
 void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *p);
+/* The profile keys calibrate_apply sets, comma-separated ("hopper.hbm_efficiency,..."): what
+ * `aifsim fit --hold` keeps when the stacks are fitted around a measured profile. */
+char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys);
 
 #endif

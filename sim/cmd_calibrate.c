@@ -1,4 +1,4 @@
-/* cmd_calibrate.c — `aifsim calibrate [-o PROFILE.yaml] [--quick] [--from RAW.csv]`: run the CUDA
+/* cmd_calibrate.c — `aifsim calibrate [-o PROFILE.yaml] [--quick] [--from RAW.csv ...]`: run the CUDA
  * calibration kernels on the local GPU (or read a saved run), fit the profile for that GPU's
  * architecture and write it with the raw measurements beside it (PROFILE.raw.csv). */
 #include "calibrate.h"
@@ -52,38 +52,103 @@ static char *run_bench(gboolean quick, GError **error)
   return out;
 }
 
-static void report(const BenchData *d, const SystemSpec *sys, const CalibrationFit *f)
+/* The measurements: the saved runs FROM merged, or the kernels run now (their output in *RAW). */
+static gboolean read_runs(char **from, gboolean quick, char **raw, BenchData *d, GError **error)
 {
-  fprintf(stderr, "calibrate: %s (%d SMs, %.0f MHz, %.0f GB) as %s\n", d->device, d->sms, d->sm_clock / 1e6,
-          d->memory / 1e9, sys->id);
-  fprintf(stderr, "  HBM        %7.2f TB/s of %.2f: hbm_efficiency %.3f\n", f->hbm_bw / 1e12, sys->hbm_bandwidth / 1e12,
-          f->hbm_efficiency);
+  if (!from)
+    return (*raw = run_bench(quick, error)) && bench_parse(*raw, "aifsim-bench output", d, error);
+  for (char **f = from; *f; f++) {
+    g_autofree char *text = NULL;
+    BenchData one;
+    if (!g_file_get_contents(*f, &text, NULL, error)) {
+      (*error)->domain = AIF_ERROR, (*error)->code = AIF_ERROR_INPUT; /* the user's input */
+      if (f != from)
+        bench_data_clear(d);
+      return FALSE;
+    }
+    if (!bench_parse(text, *f, f == from ? d : &one, error)) {
+      if (f != from)
+        bench_data_clear(d);
+      return FALSE;
+    }
+    if (f == from)
+      continue;
+    gboolean ok = bench_merge(d, &one, *f, error);
+    bench_data_clear(&one);
+    if (!ok) {
+      bench_data_clear(d);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* What was measured and fitted, one figure per line: printed, and kept at the head of the written
+ * profile so that it says what it was made from. */
+static char *report(const BenchData *d, const SystemSpec *sys, const CalibrationFit *f)
+{
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "%s (%d SMs, %.0f MHz, %.0f GB) as %s\n", d->device, d->sms, d->sm_clock / 1e6,
+                         d->memory / 1e9, sys->id);
+  g_string_append_printf(s, "  HBM        %7.2f TB/s of %.2f: hbm_efficiency %.3f\n", f->hbm_bw / 1e12,
+                         sys->hbm_bandwidth / 1e12, f->hbm_efficiency);
   if (f->bf16_flops > 0)
-    fprintf(stderr, "  BF16 GEMM  %7.0f TFLOP/s of %.0f (best shape)\n", f->bf16_flops / 1e12, sys->flops_bf16 / 1e12);
+    g_string_append_printf(s, "  BF16 GEMM  %7.0f TFLOP/s of %.0f (best shape)\n", f->bf16_flops / 1e12,
+                           sys->flops_bf16 / 1e12);
   if (f->fp8_flops > 0)
-    fprintf(stderr, "  FP8 GEMM   %7.0f TFLOP/s of %.0f (best shape)\n", f->fp8_flops / 1e12, sys->flops_fp8 / 1e12);
-  fprintf(stderr, "  GEMM curve gemm_efficiency %.3f, gemm_half_m %.1f rows (%u shapes, rms log error %.3f)\n",
-          f->gemm_efficiency, f->gemm_half_m, f->gemm_rows, f->rms_log_error);
+    g_string_append_printf(s, "  FP8 GEMM   %7.0f TFLOP/s of %.0f (best shape)\n", f->fp8_flops / 1e12,
+                           sys->flops_fp8 / 1e12);
+  if (f->fp8_block_flops > 0)
+    g_string_append_printf(s, "  FP8 block  %7.0f TFLOP/s (best shape, 128 x 128 weight blocks): fp8_block_efficiency %.3f\n",
+                           f->fp8_block_flops / 1e12, f->fp8_block_efficiency);
+  g_string_append_printf(s, "  GEMM curve gemm_efficiency %.3f (FP8: x fp8_efficiency %.3f), gemm_half_m %.1f rows,\n"
+                         "             %.1f us fixed per GEMM (%u shapes, rms log error %.3f)\n", f->gemm_efficiency,
+                         f->fp8_efficiency, f->gemm_half_m, f->gemm_fixed * 1e6, f->gemm_rows, f->rms_log_error);
+  if (f->decode_bw > 0)
+    g_string_append_printf(s, "  decode     %7.2f TB/s best KV read (%.0f%% of the HBM stream)\n", f->decode_bw / 1e12,
+                           100 * f->decode_bw / f->hbm_bw);
   if (f->p2p_bw > 0)
-    fprintf(stderr, "  peer copy  %7.1f GB/s GPU 0 -> 1 (NVLink one way: %.0f GB/s)\n", f->p2p_bw / 1e9, sys->nvlink_bandwidth / 2e9);
+    g_string_append_printf(s, "  peer copy  %7.1f GB/s GPU 0 -> 1 (NVLink one way: %.0f GB/s)\n", f->p2p_bw / 1e9,
+                           sys->nvlink_bandwidth / 2e9);
   if (f->nccl_rows)
-    fprintf(stderr, "  NCCL       nvlink_efficiency %.3f, collective_latency %.1f us (%u all-reduce / all-to-all rows)\n",
-            f->nvlink_efficiency, f->collective_latency * 1e6, f->nccl_rows);
+    g_string_append_printf(s, "  NCCL       nvlink_efficiency %.3f, collective_latency %.1f us (%u all-reduce / "
+                           "all-to-all rows)\n", f->nvlink_efficiency, f->collective_latency * 1e6, f->nccl_rows);
   if (f->launch > 0)
-    fprintf(stderr, "  launch     %7.2f us per empty kernel (reported; the stack overheads are the framework's)\n", f->launch * 1e6);
+    g_string_append_printf(s, "  launch     %7.2f us per empty kernel (reported; the stack overheads are the "
+                           "framework's)\n", f->launch * 1e6);
   if (f->h2d_bw > 0)
-    fprintf(stderr, "  host link  %7.1f GB/s to the GPU, %.1f GB/s back\n", f->h2d_bw / 1e9, f->d2h_bw / 1e9);
+    g_string_append_printf(s, "  host link  %7.1f GB/s to the GPU, %.1f GB/s back\n", f->h2d_bw / 1e9, f->d2h_bw / 1e9);
+  if (f->idle_w > 0)
+    g_string_append_printf(s, "  power      %.0f W idle (context open), %.0f W streaming HBM, %.0f W in GEMMs (limit %.0f W)\n"
+                           "             for the catalog: idle_power %.0f W, memory_bound_power %.3f (it has %.0f W, %.3f)\n",
+                           f->idle_w, f->memory_w, f->compute_w, f->power_limit, f->idle_w, f->memory_bound_power,
+                           sys->idle_power, sys->memory_bound_power);
+  if (f->sustained_flops > 0)
+    g_string_append_printf(s, "  sustained  %7.0f TFLOP/s BF16 over seconds of GEMMs (%.0f%% of the burst rate), SM clock\n"
+                           "             %.0f%% of its maximum under the power limit\n", f->sustained_flops / 1e12,
+                           100 * f->sustained_flops / f->bf16_flops, 100 * f->compute_clock);
+  if (f->sustained_fp8_flops > 0 && f->fp8_flops > 0)
+    g_string_append_printf(s, "  sustained  %7.0f TFLOP/s FP8 (%.0f%% of the burst rate) at %.0f W, SM clock %.0f%%\n",
+                           f->sustained_fp8_flops / 1e12, 100 * f->sustained_fp8_flops / f->fp8_flops, f->compute_fp8_w,
+                           100 * f->compute_fp8_clock);
+  for (guint i = 0; i < f->n_mix; i++) {
+    /* the power model at full clock: idle + (TDP - idle) x (GEMM share + HBM share x memory_bound_power) */
+    double model = f->idle_w + (sys->tdp - f->idle_w) * (f->mix[i].share + (1 - f->mix[i].share) * f->memory_bound_power);
+    g_string_append_printf(s, "  mixed      GEMMs %2.0f%% of the time: %.0f W at SM clock %.0f%% (power model %.0f W)\n",
+                           100 * f->mix[i].share, f->mix[i].watts, 100 * f->mix[i].clock, model);
+  }
+  return g_string_free(s, FALSE);
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
-  g_autofree char *out_path = NULL, *from = NULL, *system_id = NULL, *base_path = NULL;
-  g_auto(GStrv) dirs = NULL;
+  g_autofree char *out_path = NULL, *system_id = NULL, *base_path = NULL;
+  g_auto(GStrv) dirs = NULL, from = NULL;
   gboolean quick = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the profile to FILE, the raw measurements to FILE's .raw.csv (default: stdout)", "PROFILE.yaml" },
     { "quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "fewer shapes and repetitions (about a minute)", NULL },
-    { "from", 'f', 0, G_OPTION_ARG_FILENAME, &from, "fit a saved run of the kernels instead of running them", "RAW.csv" },
+    { "from", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &from, "fit a saved run of the kernels instead of running them (repeat: several runs on one GPU fitted together)", "RAW.csv" },
     { "system", 's', 0, G_OPTION_ARG_STRING, &system_id, "the catalog system of this GPU (default: matched by the GPU's name)", "ID" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &base_path, "start from this profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
@@ -105,13 +170,8 @@ int cmd_calibrate(int argc, char **argv)
   if (!cat)
     return cli_fail("calibrate", err);
   g_autofree char *raw = NULL;
-  if (from ? !g_file_get_contents(from, &raw, NULL, &err) : !(raw = run_bench(quick, &err))) {
-    if (from && err->domain == G_FILE_ERROR) /* a missing or unreadable file is the user's input */
-      err->domain = AIF_ERROR, err->code = AIF_ERROR_INPUT;
-    return cli_fail("calibrate", err);
-  }
   BenchData d;
-  if (!bench_parse(raw, from ? from : "aifsim-bench output", &d, &err))
+  if (!read_runs(from, quick, &raw, &d, &err))
     return cli_fail("calibrate", err);
   const SystemSpec *sys = system_id ? catalog_system(cat, system_id) : calibrate_match_system(cat->systems, d.device);
   if (!sys) {
@@ -123,19 +183,26 @@ int cmd_calibrate(int argc, char **argv)
   }
   CalibrationFit fit;
   gboolean fitted = calibrate_fit(&d, sys, &fit, &err);
-  if (fitted)
-    report(&d, sys, &fit);
+  g_autofree char *summary = fitted ? report(&d, sys, &fit) : NULL;
+  if (summary)
+    fprintf(stderr, "calibrate: %s", summary);
   Profile prof;
   if (!fitted || !cli_profile(base_path, &prof, &err)) {
     bench_data_clear(&d);
     return cli_fail("calibrate", err);
   }
   calibrate_apply(&fit, sys, &prof);
+  g_autofree char *held = calibrate_measured_keys(&fit, sys);
   g_free(prof.source);
-  prof.source = g_strdup_printf("aifsim calibrate on %s (%s architecture measured; the rest from %s)", d.device,
-                                gpu_arch_names[sys->arch], base_path ? base_path : "the shipped profile");
-  g_autofree char *yaml = profile_to_yaml(&prof, "# aifsim efficiency profile measured by `aifsim calibrate` "
-                                                 "(calibration/README.md).\n");
+  guint runs = from ? g_strv_length(from) : 1;
+  prof.source = g_strdup_printf("aifsim calibrate on %s (%s architecture measured%s; the rest from %s)", d.device,
+                                gpu_arch_names[sys->arch], runs > 1 ? ", several runs" : "",
+                                base_path ? base_path : "the shipped profile");
+  g_auto(GStrv) lines = g_strsplit(g_strchomp(summary), "\n", -1);
+  g_autofree char *commented = g_strjoinv("\n# ", lines);
+  g_autofree char *head = g_strdup_printf("# aifsim efficiency profile measured by `aifsim calibrate` "
+                                          "(calibration/README.md):\n# %s\n", commented);
+  g_autofree char *yaml = profile_to_yaml(&prof, head);
   profile_clear(&prof);
   bench_data_clear(&d);
   if (!out_path) {
@@ -147,5 +214,7 @@ int cmd_calibrate(int argc, char **argv)
   if ((!from && !results_write_file(raw_path, raw, -1, &err)) || !results_write_file(out_path, yaml, -1, &err))
     return cli_fail("calibrate", err);
   fprintf(stderr, "calibrate: wrote %s%s%s\n", out_path, from ? "" : " and ", from ? "" : raw_path);
+  fprintf(stderr, "calibrate: to fit the serving stacks around the measured figures on your own measured rows:\n"
+          "  aifsim fit ROWS.csv -p %s -o FITTED.yaml --hold %s\n", out_path, held);
   return 0;
 }

@@ -18,7 +18,7 @@ static void progress(int start, int round, double loss, gpointer user)
 int cmd_fit(int argc, char **argv)
 {
   g_autofree char *out_path = NULL, *start_path = NULL;
-  g_auto(GStrv) dirs = NULL;
+  g_auto(GStrv) dirs = NULL, hold_args = NULL;
   gint rounds = 6, starts = 1, threads = (gint)g_get_num_processors();
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the fitted profile to FILE (default: stdout)", "PROFILE.yaml" },
@@ -26,6 +26,7 @@ int cmd_fit(int argc, char **argv)
     { "rounds", 'r', 0, G_OPTION_ARG_INT, &rounds, "coordinate-descent sweeps (default 6)", "N" },
     { "starts", 's', 0, G_OPTION_ARG_INT, &starts, "descend from N starts (the profile and N-1 seeded perturbations of it) and keep the lowest (default 1)", "N" },
     { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
+    { "hold", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &hold_args, "keep these profile keys as the starting profile has them (comma-separated, repeatable): the figures `aifsim calibrate` measured", "KEY,..." },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
@@ -40,6 +41,19 @@ int cmd_fit(int argc, char **argv)
     return 2;
   }
   g_autoptr(GError) err = NULL;
+  g_autoptr(GPtrArray) hold = g_ptr_array_new_with_free_func(g_free);
+  for (char **h = hold_args; h && *h; h++) {
+    g_auto(GStrv) keys = g_strsplit(*h, ",", -1);
+    for (char **k = keys; *k; k++) {
+      g_strstrip(*k);
+      if (!**k)
+        continue;
+      if (!fit_hold_check(*k, &err))
+        return cli_fail("fit", err);
+      g_ptr_array_add(hold, g_strdup(*k));
+    }
+  }
+  g_ptr_array_add(hold, NULL);
   g_autoptr(Catalog) cat = cli_catalog(dirs, &err);
   if (!cat)
     return cli_fail("fit", err);
@@ -50,13 +64,16 @@ int cmd_fit(int argc, char **argv)
   g_autoptr(GPtrArray) rows = validate_read(argv[1], cat, &err);
   if (!rows)
     return profile_clear(&prof), cli_fail("fit", err);
-  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = progress, .user = &starts };
+  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = progress, .user = &starts,
+                     .hold = (const char *const *)hold->pdata };
   double loss = fit_profile(rows, &prof, &opt);
   g_autofree char *base = g_path_get_basename(argv[1]);
   g_free(prof.source);
   g_autofree char *how = starts > 1 ? g_strdup_printf("%d rounds from %d starts", rounds, starts)
                                      : g_strdup_printf("%d rounds", rounds);
-  prof.source = g_strdup_printf("aifsim fit %s (%u rows, %s, loss %.5f)", base, rows->len, how, loss);
+  g_autofree char *held = hold->len > 1 ? g_strjoinv(", ", (char **)hold->pdata) : NULL;
+  prof.source = g_strdup_printf("aifsim fit %s (%u rows, %s, loss %.5f%s%s)", base, rows->len, how, loss,
+                                held ? "; held: " : "", held ? held : "");
   Prediction *preds = g_new0(Prediction, rows->len);
   for (guint i = 0; i < rows->len; i++)
     validate_predict(rows->pdata[i], &prof, &preds[i]);

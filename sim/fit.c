@@ -1,5 +1,6 @@
 /* fit.c — coordinate-descent fit of a profile (see fit.h). */
 #include "fit.h"
+#include "aif_error.h"
 #include "hardware.h"
 
 #include <math.h>
@@ -100,12 +101,43 @@ static gboolean crosses_domain(GPtrArray *rows, int arch)
   return FALSE;
 }
 
-static GArray *parameters(GPtrArray *rows, Profile *p)
+/* Whether the parameter at VALUE in P is one of HOLD's keys. */
+static gboolean held(const Profile *p, const double *value, const char *const *hold)
+{
+  for (const char *const *k = hold; k && *k; k++) {
+    const KtKey *key = kt_find(&profile_table, *k);
+    if (key && key->type == KT_NUMBER && (const char *)p + key->offset == (const char *)value)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean fit_hold_check(const char *key, GError **error)
+{
+  const KtKey *k = kt_find(&profile_table, key);
+  if (k && k->type == KT_NUMBER)
+    return TRUE;
+  g_autoptr(GPtrArray) names = g_ptr_array_new();
+  for (size_t i = 0; i < profile_table.n_keys; i++)
+    if (profile_table.keys[i].type == KT_NUMBER)
+      g_ptr_array_add(names, (gpointer)profile_table.keys[i].path);
+  g_ptr_array_add(names, NULL);
+  const char *near = kt_closest(key, (const char *const *)names->pdata);
+  g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "--hold: '%s' is not a number in the profile%s%s%s", key,
+              near ? " (did you mean '" : " (keys look like hopper.gemm_efficiency)", near ? near : "", near ? "'?)" : "");
+  return FALSE;
+}
+
+static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
 {
   Used u;
   used(rows, &u);
   GArray *ps = g_array_new(FALSE, FALSE, sizeof(Param));
-#define ADD(field, a, b) g_array_append_val(ps, ((Param){ &(field), a, b }))
+#define ADD(field, a, b)                                                                                   \
+  do {                                                                                                     \
+    if (!held(p, &(field), hold))                                                                          \
+      g_array_append_val(ps, ((Param){ &(field), a, b }));                                                 \
+  } while (0)
   for (int a = 0; a < N_ARCH; a++) {
     if (!u.arch[a])
       continue;
@@ -185,7 +217,7 @@ static void carry_forward(GPtrArray *rows, Profile *p)
 /* One coordinate descent from P, in place; START numbers it for the progress reports. */
 static double descend(GPtrArray *rows, Profile *p, const FitOptions *opt, int start)
 {
-  g_autoptr(GArray) ps = parameters(rows, p);
+  g_autoptr(GArray) ps = parameters(rows, p, opt->hold);
   double loss = fit_loss(rows, p), step = 0.25;
   for (int round = 0; round < opt->rounds; round++) {
     for (guint i = 0; i < ps->len; i++) {
@@ -224,9 +256,9 @@ static double descend(GPtrArray *rows, Profile *p, const FitOptions *opt, int st
  * land in a neighbouring basin, near enough to converge in the same rounds. */
 #define START_SPREAD 1.6
 
-static void perturb(GPtrArray *rows, Profile *p, int k)
+static void perturb(GPtrArray *rows, Profile *p, const char *const *hold, int k)
 {
-  g_autoptr(GArray) ps = parameters(rows, p);
+  g_autoptr(GArray) ps = parameters(rows, p, hold);
   GRand *g = g_rand_new_with_seed((guint32)k);
   for (guint i = 0; i < ps->len; i++) {
     Param *q = &g_array_index(ps, Param, i);
@@ -262,7 +294,7 @@ double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
     s[k] = (Start){ .rows = k == 0 ? g_ptr_array_ref(rows) : validate_rows_copy(rows), .prof = *p, .index = k,
                     .opt = opt };
     if (k > 0)
-      perturb(s[k].rows, &s[k].prof, k);
+      perturb(s[k].rows, &s[k].prof, opt->hold, k);
   }
   GThreadPool *pool = g_thread_pool_new(run_start, NULL, CLAMP(opt->threads, 1, n), TRUE, NULL);
   for (int k = 0; k < n; k++)

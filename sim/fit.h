@@ -11,6 +11,8 @@
  * minimises it. The objective has several near-equal minima that trade throughput against TTFT,
  * so a fit can descend from several starts (the given profile and seeded perturbations of it) in
  * parallel and keep the lowest.
+ * Keys can be held at the given profile's values: the figures `aifsim calibrate` measured, so that
+ * the rest (the stacks' overheads and kernel efficiency) is fitted around them.
  * It runs on the steady state: fast enough for hundreds of trials. Deterministic. */
 #ifndef AIF_FIT_H
 #define AIF_FIT_H
@@ -21,11 +23,16 @@ typedef struct {
   int rounds;                 /* coordinate-descent sweeps */
   int starts;                 /* descents: the given profile, then perturbed copies of it (0 or 1: one) */
   int threads;                /* descents run at once */
+  /* profile keys left as given ("hopper.gemm_efficiency": a measured figure), NULL-terminated;
+   * NULL: none */
+  const char *const *hold;
   /* called after each round of each start; from worker threads when threads > 1 */
   void (*progress)(int start, int round, double loss, gpointer user);
   gpointer user;
 } FitOptions;
 
+/* Whether KEY names a number the fit can hold; else FALSE with a did-you-mean. */
+gboolean fit_hold_check(const char *key, GError **error);
 /* The objective for PROF over ROWS (lower is better). */
 double fit_loss(GPtrArray *rows, const Profile *prof);
 /* Improves PROF in place; returns the final loss. With several starts, the one that ends lowest

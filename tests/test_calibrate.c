@@ -7,25 +7,34 @@
 
 #include "aif_error.h"
 
-/* What an H200 would print if the model were exact: HBM at 82% (copies a little lower), GEMMs at
- * 71% of peak with half of it at 80 rows, BF16 and FP8, weight-bound at small M. */
-static char *synthetic(const SystemSpec *h200, double eff, double half_m, double hbm_eff)
+/* What an H200 would print if the model were exact: HBM at HBM_EFF (copies a little lower), BF16
+ * GEMMs at EFF of peak and FP8 at EFF x FP8 of its own (block-scaled: x BLOCK more), half of it at
+ * HALF_M rows, weight-bound at small M, FIXED seconds more per GEMM; FP8 below 16 rows is timed at
+ * 16, repeated as earlier kernels printed it. */
+typedef struct {
+  double eff, half_m, hbm_eff, fixed, fp8;
+  double block; /* block-scaled FP8's factor on top of FP8 (0: no such rows) */
+} Truth;
+
+static char *synthetic(const SystemSpec *h200, const Truth *t)
 {
   GString *s = g_string_new("# aifsim-bench 1\ndevice,NVIDIA H200,132,1980000,150000000000,9,0\n");
-  double bw = h200->hbm_bandwidth * hbm_eff;
+  double bw = h200->hbm_bandwidth * t->hbm_eff;
   g_string_append_printf(s, "hbm,read,,,,4294967296,%.9g\n", 4294967296 / bw);
   g_string_append_printf(s, "hbm,copy,,,,8589934592,%.9g\n", 8589934592 / (0.97 * bw));
   g_string_append_printf(s, "hbm,write,,,,4294967296,%.9g\n", 4294967296 / (1.1 * bw)); /* writes are not used */
   g_string_append(s, "launch,empty,,,,0,2.5e-06\nh2d,pinned,,,,268435456,0.00512\n");
   const int ms[] = { 1, 4, 16, 64, 256, 1024, 4096, 8192 };
   const double nk[][2] = { { 8192, 8192 }, { 28672, 8192 } };
-  for (int p = 0; p < 2; p++)
+  static const char *const names[] = { "bf16", "fp8", "fp8block" };
+  for (int p = 0; p < (t->block > 0 ? 3 : 2); p++)
     for (int j = 0; j < 2; j++)
       for (int i = 0; i < 8; i++) {
-        double m = ms[i], n = nk[j][0], k = nk[j][1], wb = p ? 1 : 2;
-        double peak = (p ? h200->flops_fp8 : h200->flops_bf16) * eff * m / (m + half_m);
-        double t = fmax(2 * m * n * k / peak, n * k * wb / bw);
-        g_string_append_printf(s, "gemm,%s,%d,%.0f,%.0f,%.0f,%.9g\n", p ? "fp8" : "bf16", ms[i], n, k, n * k * wb, t);
+        double m = p && ms[i] < 16 ? 16 : ms[i], n = nk[j][0], k = nk[j][1], wb = p ? 1 : 2;
+        double f = p == 0 ? 1 : p == 1 ? t->fp8 : t->fp8 * t->block;
+        double peak = (p ? h200->flops_fp8 : h200->flops_bf16) * f * t->eff * m / (m + t->half_m);
+        double time = fmax(2 * m * n * k / peak, n * k * wb / bw) + t->fixed;
+        g_string_append_printf(s, "gemm,%s,%.0f,%.0f,%.0f,%.0f,%.9g\n", names[p], m, n, k, n * k * wb, time);
       }
   return g_string_free(s, FALSE);
 }
@@ -35,9 +44,12 @@ START_TEST(fit_recovers_a_known_curve)
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
   ck_assert_ptr_nonnull(h200);
-  const double cases[][3] = { { 0.71, 80, 0.82 }, { 0.55, 12, 0.9 }, { 0.93, 400, 0.7 } };
-  for (int k = 0; k < 3; k++) {
-    g_autofree char *text = synthetic(h200, cases[k][0], cases[k][1], cases[k][2]);
+  const Truth cases[] = {
+    { 0.71, 80, 0.82, 0, 1, 0 }, { 0.55, 12, 0.9, 0, 1, 0 }, { 0.93, 400, 0.7, 0, 1, 0 },
+    { 0.82, 20, 0.925, 10e-6, 0.87, 0.8 }, /* like an H200: fixed time per GEMM, FP8 lower, block lower still */
+  };
+  for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
+    g_autofree char *text = synthetic(h200, &cases[k]);
     BenchData d;
     g_autoptr(GError) err = NULL;
     ck_assert_msg(bench_parse(text, "synthetic", &d, &err), "%s", err ? err->message : "");
@@ -46,10 +58,16 @@ START_TEST(fit_recovers_a_known_curve)
     ck_assert_close(d.sm_clock, 1.98e9, 1e-12);
     CalibrationFit f;
     ck_assert(calibrate_fit(&d, h200, &f, &err));
-    ck_assert_close(f.hbm_efficiency, cases[k][2], 1e-6);
-    ck_assert_close(f.gemm_efficiency, cases[k][0], 0.002);
-    ck_assert_close(f.gemm_half_m, cases[k][1], 0.02);
-    ck_assert_uint_eq(f.gemm_rows, 32);
+    ck_assert_close(f.hbm_efficiency, cases[k].hbm_eff, 1e-6);
+    ck_assert_close(f.gemm_efficiency, cases[k].eff, 0.002);
+    ck_assert_close(f.fp8_efficiency, cases[k].fp8, 0.003);
+    ck_assert_close(f.gemm_half_m, cases[k].half_m, 0.02);
+    ck_assert_msg(fabs(f.gemm_fixed - cases[k].fixed) < 0.1e-6, "fixed %g", f.gemm_fixed);
+    ck_assert_uint_eq(f.gemm_rows, 28); /* FP8's three shapes below 16 rows are one */
+    if (cases[k].block > 0)
+      ck_assert_close(f.fp8_block_efficiency, cases[k].block, 0.003);
+    else
+      ck_assert(f.fp8_block_efficiency == 0);
     ck_assert_msg(f.rms_log_error < 0.01, "rms %g", f.rms_log_error);
     ck_assert_close(f.launch, 2.5e-6, 1e-12);
     ck_assert_close(f.h2d_bw, 268435456 / 0.00512, 1e-9);
@@ -57,10 +75,59 @@ START_TEST(fit_recovers_a_known_curve)
     profile_defaults(&p);
     calibrate_apply(&f, h200, &p);
     ck_assert_close(p.arch[ARCH_HOPPER].gemm_half_m, f.gemm_half_m, 1e-12);
+    ck_assert_close(p.arch[ARCH_HOPPER].fp8_efficiency, f.fp8_efficiency, 1e-12);
+    if (cases[k].block > 0) /* measured: set; not measured: the starting profile's stays */
+      ck_assert_close(p.arch[ARCH_HOPPER].fp8_block_efficiency, f.fp8_block_efficiency, 1e-12);
+    else
+      ck_assert_close(p.arch[ARCH_HOPPER].fp8_block_efficiency, 1, 1e-12);
     ck_assert_close(p.arch[ARCH_BLACKWELL].hbm_efficiency, 0.85, 0.2); /* other architectures untouched */
+    ck_assert_close(p.arch[ARCH_BLACKWELL].fp8_efficiency, 1, 1e-12);
     profile_clear(&p);
     bench_data_clear(&d);
   }
+}
+END_TEST
+
+/* Board power by phase: idle 124 W, HBM 443 W, GEMMs 692 W at 1466 of 1980 MHz give the catalog's
+ * idle_power and memory_bound_power ((443 - 124) / (700 - 124) = 0.55382 against the H200's
+ * 700 W TDP), the clock the limit leaves (0.74040) and the sustained rate (3.3e15 FLOP in 5 s). */
+START_TEST(power_phases)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
+  Truth t = { 0.8, 20, 0.92, 0, 1, 0 };
+  g_autofree char *base = synthetic(h200, &t);
+  g_autofree char *text = g_strconcat(base, "attn,decode,16,32768,,2147483648,0.000567\n"
+                                            "attn,decode,128,32768,,17179869184,0.004993\n"
+                                            "power,idle,124,1980,700,0,5.0\npower,memory,443,1980,700,1.97e13,5.0\n"
+                                            "power,mix25,560,1800,700,1e15,5.0\n"
+                                            "power,compute,692,1466,700,3.3e15,5.0\n"
+                                            "power,compute-fp8,695,1386,700,5.5e15,5.0\n", NULL);
+  BenchData d;
+  g_autoptr(GError) err = NULL;
+  ck_assert_msg(bench_parse(text, "synthetic", &d, &err), "%s", err ? err->message : "");
+  CalibrationFit f;
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert_close(f.idle_w, 124, 1e-12);
+  ck_assert_close(f.memory_w, 443, 1e-12);
+  ck_assert_close(f.compute_w, 692, 1e-12);
+  ck_assert_close(f.power_limit, 700, 1e-12);
+  ck_assert_close(f.memory_bound_power, 0.553819444, 1e-6);
+  ck_assert_close(f.compute_clock, 0.740404040, 1e-6);
+  ck_assert_close(f.sustained_flops, 6.6e14, 1e-9);
+  ck_assert_close(f.decode_bw, 2147483648 / 0.000567, 1e-9); /* the better of the two reads */
+  ck_assert_close(f.sustained_fp8_flops, 1.1e15, 1e-9);
+  ck_assert_close(f.compute_fp8_clock, 0.7, 1e-9);
+  ck_assert_uint_eq(f.n_mix, 1);
+  ck_assert_close(f.mix[0].share, 0.25, 1e-12);
+  ck_assert_close(f.mix[0].watts, 560, 1e-12);
+  ck_assert_close(f.mix[0].clock, 1800 / 1980.0, 1e-9);
+  bench_data_clear(&d);
+  /* without power rows nothing is made up */
+  ck_assert(bench_parse(base, "synthetic", &d, &err));
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert(f.idle_w == 0 && f.memory_bound_power == 0 && f.compute_clock == 0 && f.decode_bw == 0);
+  bench_data_clear(&d);
 }
 END_TEST
 
@@ -83,6 +150,37 @@ START_TEST(parse_errors)
 }
 END_TEST
 
+/* Runs of one GPU merge (each shape at its best time, power phases averaged); another GPU's run is
+ * refused at its device line. */
+START_TEST(merge_runs)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
+  Truth t = { 0.8, 20, 0.92, 0, 1, 0 };
+  g_autofree char *base = synthetic(h200, &t);
+  g_autofree char *text = g_strconcat(base, "power,idle,120,1980,700,0,5\n", NULL);
+  GString *slow = g_string_new("# slower run\ndevice,NVIDIA H200,132,1980000,150000000000,9,0\n");
+  g_string_append(slow, "gemm,bf16,8192,8192,8192,134217728,0.5\npower,idle,130,1980,700,0,5\n");
+  BenchData a, b, other;
+  g_autoptr(GError) err = NULL;
+  ck_assert(bench_parse(text, "a.csv", &a, &err));
+  ck_assert(bench_parse(slow->str, "b.csv", &b, &err));
+  ck_assert(bench_parse("device,NVIDIA B200,148,1965000,180000000000,10,0\nhbm,read,,,,1e9,1e-3\n", "c.csv", &other, &err));
+  ck_assert(bench_merge(&a, &b, "b.csv", &err));
+  CalibrationFit f;
+  ck_assert(calibrate_fit(&a, h200, &f, &err));
+  ck_assert_uint_eq(f.gemm_rows, 28);            /* the slow repeat is the same shape */
+  ck_assert_close(f.gemm_efficiency, 0.8, 0.002); /* at its best time */
+  ck_assert_close(f.idle_w, 125, 1e-12);          /* power phases averaged */
+  ck_assert(!bench_merge(&a, &other, "c.csv", &err));
+  ck_assert_msg(g_str_has_prefix(err->message, "c.csv:1:1: measured on NVIDIA B200"), "%s", err->message);
+  bench_data_clear(&a);
+  bench_data_clear(&b);
+  bench_data_clear(&other);
+  g_string_free(slow, TRUE);
+}
+END_TEST
+
 START_TEST(match_system)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -100,7 +198,8 @@ START_TEST(fit_collectives)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  g_autofree char *base = synthetic(h200, 0.7, 64, 0.85);
+  Truth t = { 0.7, 64, 0.85, 0, 1, 0 };
+  g_autofree char *base = synthetic(h200, &t);
   GString *s = g_string_new(base);
   double eff = 0.78, lat = 23e-6, bw = h200->nvlink_bandwidth / 2 * eff;
   for (double bytes = 8192; bytes <= 512e6; bytes *= 4) {
@@ -143,9 +242,11 @@ int main(void)
   TCase *tc = tcase_create("calibrate");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, fit_recovers_a_known_curve);
+  tcase_add_test(tc, power_phases);
   tcase_add_test(tc, parse_errors);
   tcase_add_test(tc, fit_collectives);
   tcase_add_test(tc, match_system);
+  tcase_add_test(tc, merge_runs);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

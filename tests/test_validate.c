@@ -321,12 +321,54 @@ START_TEST(fit_multistart)
 }
 END_TEST
 
+/* Held keys stay as given while the rest descends; an unknown key is refused with a suggestion. */
+START_TEST(fit_holds_keys)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  Profile truth, free_fit, held_fit;
+  profile_defaults(&truth);
+  truth.arch[ARCH_HOPPER].gemm_efficiency = 0.45;
+  truth.stack[STACK_SGLANG].request_overhead = 0.12;
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    Prediction p;
+    validate_predict(r, &truth, &p);
+    for (int m = 0; m < N_METRICS; m++)
+      r->measured[m] = p.predicted[m];
+    prediction_clear(&p);
+  }
+  profile_defaults(&free_fit);
+  held_fit = free_fit;
+  double start_gemm = free_fit.arch[ARCH_HOPPER].gemm_efficiency, start_hbm = free_fit.arch[ARCH_HOPPER].hbm_efficiency;
+  double before = fit_loss(rows, &free_fit);
+  FitOptions opt = { .rounds = 3 };
+  fit_profile(rows, &free_fit, &opt);
+  ck_assert(free_fit.arch[ARCH_HOPPER].gemm_efficiency != start_gemm); /* the fit does move it */
+  static const char *const hold[] = { "hopper.gemm_efficiency", "hopper.hbm_efficiency", NULL };
+  opt.hold = hold;
+  double after = fit_profile(rows, &held_fit, &opt);
+  ck_assert(held_fit.arch[ARCH_HOPPER].gemm_efficiency == start_gemm);
+  ck_assert(held_fit.arch[ARCH_HOPPER].hbm_efficiency == start_hbm);
+  ck_assert_msg(after < before, "loss %g -> %g", before, after); /* the rest still fitted */
+  g_autoptr(GError) err = NULL;
+  ck_assert(fit_hold_check("hopper.gemm_efficiency", &err));
+  ck_assert(!fit_hold_check("hoper.gemm_efficiency", &err));
+  ck_assert(g_error_matches(err, AIF_ERROR, AIF_ERROR_INPUT));
+  ck_assert_msg(strstr(err->message, "did you mean 'hopper.gemm_efficiency'"), "%s", err->message);
+  profile_clear(&truth);
+  profile_clear(&free_fit); /* HELD_FIT is a copy of its start: they share the source string */
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("validate");
   TCase *tc = tcase_create("validate");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, rows_to_predictions);
+  tcase_add_test(tc, fit_holds_keys);
   tcase_add_test(tc, missing_column);
   tcase_add_test(tc, inferencex_launch_settings);
   tcase_add_test(tc, fit_recovers_known_profile);
