@@ -219,6 +219,17 @@ expect_rc 2 "calibrate --from a broken file" "$AIFSIM" calibrate --from "$out/ba
 expect_err "bad-raw.csv:2:" "calibrate names the line"
 expect_rc 2 "calibrate --from a missing file" "$AIFSIM" calibrate --from "$out/none.csv"
 expect_rc 2 "calibrate for an unknown system" "$AIFSIM" calibrate --from "$out/raw.csv" --system h999
+# the shipped H200 measurement fits to the shipped H200 profile's Hopper entry, and says how to fit
+# the stacks around it
+expect_rc 0 "calibrate the shipped H200 runs" "$AIFSIM" calibrate --from "$SRC/calibration/profiles/h200.raw.csv" \
+  --from "$SRC/calibration/profiles/h200-repeat.raw.csv" -o "$out/h200-shipped.yaml"
+expect_err "--hold hopper.hbm_efficiency,hopper.gemm_efficiency" "calibrate prints the fit command"
+expect_err "fp8_block_efficiency 0.841" "calibrate measures block-scaled FP8"
+hopper() { sed -n '/^hopper:/,/^[a-z]/p' "$1"; }
+[ "$(hopper "$out/h200-shipped.yaml")" = "$(hopper "$SRC/calibration/profiles/h200.yaml")" ] && ok ||
+  fail "calibration/profiles/h200.yaml is what calibrate makes of h200.raw.csv and h200-repeat.raw.csv"
+expect_rc 2 "fit --hold an unknown key" "$AIFSIM" fit "$SRC/calibration/profiles/h200.raw.csv" --hold hopper.gemm_eficiency
+expect_err "did you mean 'hopper.gemm_efficiency'" "fit --hold suggests the key"
 
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"

@@ -7,7 +7,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 for f in "${AIF_SRCDIR:-.}"/calibration/*.cu; do
-  "$NVCC" -O2 -gencode arch=compute_90,code=sm_90 -o "$tmp/a.out" "$f" -lcublas -lcublasLt ${NCCL_FLAGS:-} || { echo "FAIL: $f"; exit 1; }
+  "$NVCC" -O2 -gencode arch=compute_90,code=sm_90 -o "$tmp/a.out" "$f" -lcublas -lcublasLt -ldl ${NCCL_FLAGS:-} || { echo "FAIL: $f"; exit 1; }
   n=$((n + 1))
 done
 [ "$n" -gt 0 ] || { echo "FAIL: no CUDA sources"; exit 1; }
