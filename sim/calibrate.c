@@ -209,7 +209,10 @@ static void fit_curve(const GArray *sh, double bw, GemmCurve *b)
     for (int rep = 0; rep < repeats[pass]; rep++) {
       double ew = pass == 1 ? 0.01 : 0.0006, hw = pass == 1 ? 0.12 : 0.012, fw = pass == 1 ? 1e-6 : 0.06e-6;
       double e0 = pass ? b->e - ew : 0.1, e1 = pass ? b->e + ew : 1.2;
-      double h0 = pass ? log(b->h) - hw : log(0.5), h1 = pass ? log(b->h) + hw : log(8192.0);
+      /* half-peak rows kept within [0.5, 8192]: the fixed time can stand in for small ones, and a
+       * run with few small-M shapes (--quick) would otherwise walk them towards zero */
+      double h0 = pass ? MAX(log(b->h) - hw, log(0.5)) : log(0.5);
+      double h1 = pass ? MIN(log(b->h) + hw, log(8192.0)) : log(8192.0);
       double f0 = pass ? MAX(b->fixed - fw, 0) : 0, f1 = pass ? b->fixed + fw : 40e-6;
       const int en = pass ? 24 : 110, hn = pass ? 24 : 60, fn = pass ? 20 : 40;
       GemmCurve best = { .loss = INFINITY };
