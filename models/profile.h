@@ -19,8 +19,8 @@ typedef struct {
   double gemm_efficiency;     /* fraction of dense BF16/FP8 peak reached by large GEMMs */
   double fp4_efficiency;      /* the same fraction for FP4 GEMMs */
   /* factor on gemm_efficiency for FP8 GEMMs: cuBLASLt's per-tensor FP8 reaches a smaller share of
-   * its doubled peak than BF16 does of its own (an H200: 71% vs 82%, calibration/README.md). 1 in
-   * the fitted profile, whose serving rows on Hopper are all FP8: its gemm_efficiency is FP8's. */
+   * its doubled peak than BF16 does of its own (an H200: 0.87x, calibration/README.md). 1 in the
+   * fitted profile, whose serving rows on Hopper are all FP8: its gemm_efficiency is FP8's. */
   double fp8_efficiency;
   /* factor on gemm_efficiency for FP8 GEMMs of block-scaled weights (a model's fp8_block): the
    * per-block rescaling in the main loop and the activation quantization per group */

@@ -214,9 +214,21 @@ static void carry_forward(GPtrArray *rows, Profile *p)
 #undef FIELD
 }
 
+/* Puts HOLD's keys back as BEFORE has them: carrying the fitted figures forward must not overwrite
+ * a held one (a measured architecture, or stack, that no row exercises). */
+static void restore_held(Profile *p, const Profile *before, const char *const *hold)
+{
+  for (const char *const *k = hold; k && *k; k++) {
+    const KtKey *key = kt_find(&profile_table, *k);
+    if (key && key->type == KT_NUMBER)
+      *(double *)((char *)p + key->offset) = *(const double *)((const char *)before + key->offset);
+  }
+}
+
 /* One coordinate descent from P, in place; START numbers it for the progress reports. */
 static double descend(GPtrArray *rows, Profile *p, const FitOptions *opt, int start)
 {
+  const Profile before = *p; /* shares P's strings; read only */
   g_autoptr(GArray) ps = parameters(rows, p, opt->hold);
   double loss = fit_loss(rows, p), step = 0.25;
   for (int round = 0; round < opt->rounds; round++) {
@@ -248,6 +260,7 @@ static double descend(GPtrArray *rows, Profile *p, const FitOptions *opt, int st
     step *= 0.6;
   }
   carry_forward(rows, p);
+  restore_held(p, &before, opt->hold);
   return loss;
 }
 

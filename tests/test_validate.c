@@ -346,11 +346,16 @@ START_TEST(fit_holds_keys)
   FitOptions opt = { .rounds = 3 };
   fit_profile(rows, &free_fit, &opt);
   ck_assert(free_fit.arch[ARCH_HOPPER].gemm_efficiency != start_gemm); /* the fit does move it */
-  static const char *const hold[] = { "hopper.gemm_efficiency", "hopper.hbm_efficiency", NULL };
+  /* no row runs on Rubin: unheld, it takes the newest fitted architecture's figures; held, its own */
+  ck_assert(free_fit.arch[ARCH_RUBIN].hbm_efficiency == free_fit.arch[ARCH_BLACKWELL].hbm_efficiency);
+  static const char *const hold[] = { "hopper.gemm_efficiency", "hopper.hbm_efficiency", "rubin.hbm_efficiency", NULL };
   opt.hold = hold;
+  held_fit.arch[ARCH_RUBIN].hbm_efficiency = 0.5;
   double after = fit_profile(rows, &held_fit, &opt);
   ck_assert(held_fit.arch[ARCH_HOPPER].gemm_efficiency == start_gemm);
   ck_assert(held_fit.arch[ARCH_HOPPER].hbm_efficiency == start_hbm);
+  ck_assert(held_fit.arch[ARCH_RUBIN].hbm_efficiency == 0.5);
+  ck_assert(held_fit.arch[ARCH_RUBIN].gemm_efficiency == held_fit.arch[ARCH_BLACKWELL].gemm_efficiency);
   ck_assert_msg(after < before, "loss %g -> %g", before, after); /* the rest still fitted */
   g_autoptr(GError) err = NULL;
   ck_assert(fit_hold_check("hopper.gemm_efficiency", &err));
