@@ -524,7 +524,8 @@ static int nvml_open(Nvml *nv, int device)
   if (!nv->lib)
     return 0;
   int (*init)(void) = (int (*)(void))dlsym(nv->lib, "nvmlInit_v2");
-  int (*by_bus)(const char *, NvmlDevice *) = (int (*)(const char *, NvmlDevice *))dlsym(nv->lib, "nvmlDeviceGetHandleByPciBusId_v2");
+  typedef int (*ByBus)(const char *, NvmlDevice *);
+  ByBus by_bus = (ByBus)dlsym(nv->lib, "nvmlDeviceGetHandleByPciBusId_v2");
   nv->shutdown = (int (*)(void))dlsym(nv->lib, "nvmlShutdown");
   nv->power = (int (*)(NvmlDevice, unsigned *))dlsym(nv->lib, "nvmlDeviceGetPowerUsage");
   nv->clock = (int (*)(NvmlDevice, int, unsigned *))dlsym(nv->lib, "nvmlDeviceGetClockInfo");

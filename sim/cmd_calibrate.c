@@ -34,7 +34,7 @@ static char *run_bench(gboolean quick, GError **error)
   char *argv[] = { path, quick ? "--quick" : NULL, NULL };
   char *out = NULL, *err = NULL;
   int status = 0;
-  fprintf(stderr, "calibrate: running %s%s (%s)\n", path, quick ? " --quick" : "", quick ? "about 20 s on an H200" : "about 40 s on an H200");
+  fprintf(stderr, "calibrate: running %s%s (about %d s on an H200)\n", path, quick ? " --quick" : "", quick ? 20 : 40);
   if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, &out, &err, &status, error))
     return NULL;
   g_autofree char *msg = g_strstrip(err ? err : g_strdup(""));
@@ -99,8 +99,8 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
     g_string_append_printf(s, "  FP8 GEMM   %7.0f TFLOP/s of %.0f (best shape)\n", f->fp8_flops / 1e12,
                            sys->flops_fp8 / 1e12);
   if (f->fp8_block_flops > 0)
-    g_string_append_printf(s, "  FP8 block  %7.0f TFLOP/s (best shape, 128 x 128 weight blocks): fp8_block_efficiency %.3f\n",
-                           f->fp8_block_flops / 1e12, f->fp8_block_efficiency);
+    g_string_append_printf(s, "  FP8 block  %7.0f TFLOP/s (best shape, 128 x 128 weight blocks): "
+                           "fp8_block_efficiency %.3f\n", f->fp8_block_flops / 1e12, f->fp8_block_efficiency);
   g_string_append_printf(s, "  GEMM curve gemm_efficiency %.3f (FP8: x fp8_efficiency %.3f), gemm_half_m %.1f rows,\n"
                          "             %.1f us fixed per GEMM (%u shapes, rms log error %.3f)\n", f->gemm_efficiency,
                          f->fp8_efficiency, f->gemm_half_m, f->gemm_fixed * 1e6, f->gemm_rows, f->rms_log_error);
@@ -119,13 +119,14 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
   if (f->h2d_bw > 0)
     g_string_append_printf(s, "  host link  %7.1f GB/s to the GPU, %.1f GB/s back\n", f->h2d_bw / 1e9, f->d2h_bw / 1e9);
   if (f->idle_w > 0)
-    g_string_append_printf(s, "  power      %.0f W idle (context open), %.0f W streaming HBM, %.0f W in GEMMs (limit %.0f W)\n"
-                           "             for the catalog: idle_power %.0f W, memory_bound_power %.3f (it has %.0f W, %.3f)\n",
+    g_string_append_printf(s, "  power      %.0f W idle (context open), %.0f W streaming HBM, %.0f W in GEMMs "
+                           "(limit %.0f W)\n             for the catalog: idle_power %.0f W, memory_bound_power "
+                           "%.3f (it has %.0f W, %.3f)\n",
                            f->idle_w, f->memory_w, f->compute_w, f->power_limit, f->idle_w, f->memory_bound_power,
                            sys->idle_power, sys->memory_bound_power);
   if (f->sustained_flops > 0)
-    g_string_append_printf(s, "  sustained  %7.0f TFLOP/s BF16 over seconds of GEMMs (%.0f%% of the burst rate), SM clock\n"
-                           "             %.0f%% of its maximum under the power limit\n", f->sustained_flops / 1e12,
+    g_string_append_printf(s, "  sustained  %7.0f TFLOP/s BF16 over seconds of GEMMs (%.0f%% of the burst rate), "
+                           "SM clock\n             %.0f%% of its maximum under the power limit\n", f->sustained_flops / 1e12,
                            100 * f->sustained_flops / f->bf16_flops, 100 * f->compute_clock);
   if (f->sustained_fp8_flops > 0 && f->fp8_flops > 0)
     g_string_append_printf(s, "  sustained  %7.0f TFLOP/s FP8 (%.0f%% of the burst rate) at %.0f W, SM clock %.0f%%\n",
@@ -133,9 +134,10 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
                            100 * f->compute_fp8_clock);
   for (guint i = 0; i < f->n_mix; i++) {
     /* the power model at full clock: idle + (TDP - idle) x (GEMM share + HBM share x memory_bound_power) */
-    double model = f->idle_w + (sys->tdp - f->idle_w) * (f->mix[i].share + (1 - f->mix[i].share) * f->memory_bound_power);
-    g_string_append_printf(s, "  mixed      GEMMs %2.0f%% of the time: %.0f W at SM clock %.0f%% (power model %.0f W)\n",
-                           100 * f->mix[i].share, f->mix[i].watts, 100 * f->mix[i].clock, model);
+    double share = f->mix[i].share;
+    double model = f->idle_w + (sys->tdp - f->idle_w) * (share + (1 - share) * f->memory_bound_power);
+    g_string_append_printf(s, "  mixed      GEMMs %2.0f%% of the time: %.0f W at SM clock %.0f%% (power model "
+                           "%.0f W)\n", 100 * share, f->mix[i].watts, 100 * f->mix[i].clock, model);
   }
   return g_string_free(s, FALSE);
 }

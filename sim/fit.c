@@ -123,8 +123,12 @@ gboolean fit_hold_check(const char *key, GError **error)
       g_ptr_array_add(names, (gpointer)profile_table.keys[i].path);
   g_ptr_array_add(names, NULL);
   const char *near = kt_closest(key, (const char *const *)names->pdata);
-  g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "--hold: '%s' is not a number in the profile%s%s%s", key,
-              near ? " (did you mean '" : " (keys look like hopper.gemm_efficiency)", near ? near : "", near ? "'?)" : "");
+  if (near)
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "--hold: '%s' is not a number in the profile (did you mean '%s'?)",
+                key, near);
+  else
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "--hold: '%s' is not a number in the profile (keys look like "
+                "hopper.gemm_efficiency)", key);
   return FALSE;
 }
 
