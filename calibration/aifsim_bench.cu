@@ -3,8 +3,8 @@
  * Framework-free kernels that measure what the step-time model's efficiencies stand for: HBM
  * streaming (read, write, copy on buffers far larger than L2), dense GEMM through cuBLAS (BF16) and
  * cuBLASLt (FP8 on Hopper and later) over a grid of token counts M and weight shapes N x K, a
- * decode-attention-shaped KV read over batch sizes and contexts, kernel-launch overhead and
- * host<->device copies; with two or more GPUs, peer copies over NVLink and (when built with NCCL,
+ * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products as
+ * batched GEMMs, kernel-launch overhead and host<->device copies; with two or more GPUs, peer copies over NVLink and (when built with NCCL,
  * -DAIF_HAVE_NCCL) all-reduce and all-to-all across all of them over message sizes. Every figure
  * is the best of several timed repetitions (CUDA events; host clock around the multi-GPU ones).
  * GEMM operands hold random values: tensor cores multiplying zeros draw less power and hold a
@@ -18,7 +18,8 @@
  *   device,NAME,SMS,SM_CLOCK_KHZ,MEMORY_BYTES,CC_MAJOR,CC_MINOR
  *   KIND,VARIANT,M,N,K,BYTES,SECONDS
  * with KIND one of hbm (VARIANT read/write/copy), gemm (bf16/fp8), attn (decode: M = batch,
- * N = context tokens), launch, h2d, d2h, p2p (peer), nccl (allreduce/alltoall: M = GPUs, BYTES =
+ * N = context tokens; prefill: M = tokens, N = heads, K = head dimension, BYTES = the score
+ * matrices' bytes, the time of both unfused products), launch, h2d, d2h, p2p (peer), nccl (allreduce/alltoall: M = GPUs, BYTES =
  * each GPU's buffer), power (idle, memory, mixNN, compute, compute-fp8: M = mean board watts,
  * N = mean SM clock in MHz, K = the enforced power limit in watts, all over the phase's second
  * half; BYTES = the work done over the whole phase, bytes moved (memory) or GEMM FLOPs; SECONDS =
@@ -205,6 +206,50 @@ static void attention(Timer *t, int sms, const int *batches, int nb, const int *
   CK(cudaFree(kv));
   CK(cudaFree(q));
   CK(cudaFree(out));
+}
+
+/* Prefill attention's math on the tensor cores, unfused: per head, S = Q K^T (tokens x tokens, head
+ * dimension 128) and O = S V as cuBLAS strided-batched BF16 GEMMs over HEADS heads. FlashAttention
+ * fuses the two and skips the masked half; this times the full products, so its FLOP rate is that
+ * of attention-shaped GEMMs (and S's round trip through HBM), not of a fused kernel. */
+static void attention_prefill(Timer *t, cublasHandle_t h, const int *lens, int nl, int heads)
+{
+  const int d = 128, most = lens[nl - 1];
+  __nv_bfloat16 *q, *k, *v, *sc, *o;
+  size_t qkv = (size_t)heads * most * d, ss = (size_t)heads * most * most;
+  CK(cudaMalloc(&q, qkv * 2));
+  CK(cudaMalloc(&k, qkv * 2));
+  CK(cudaMalloc(&v, qkv * 2));
+  CK(cudaMalloc(&o, qkv * 2));
+  CK(cudaMalloc(&sc, ss * 2));
+  k_fill_bf16<<<1024, 256>>>(q, qkv, 11);
+  k_fill_bf16<<<1024, 256>>>(k, qkv, 12);
+  k_fill_bf16<<<1024, 256>>>(v, qkv, 13);
+  CK(cudaGetLastError());
+  float one = 1, zero = 0;
+  for (int i = 0; i < nl; i++) {
+    int n = lens[i];
+    long long sd = (long long)n * d, s2 = (long long)n * n;
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    double best = best_of(t, [&] {
+      st = cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &one, k, CUDA_R_16BF, d, sd, q,
+                                      CUDA_R_16BF, d, sd, &zero, sc, CUDA_R_16BF, n, s2, heads, CUBLAS_COMPUTE_32F,
+                                      CUBLAS_GEMM_DEFAULT);
+      if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one, v, CUDA_R_16BF, d, sd, sc,
+                                        CUDA_R_16BF, n, s2, &zero, o, CUDA_R_16BF, d, sd, heads, CUBLAS_COMPUTE_32F,
+                                        CUBLAS_GEMM_DEFAULT);
+    });
+    if (st == CUBLAS_STATUS_SUCCESS)
+      printf("attn,prefill,%d,%d,%d,%zu,%.9g\n", n, heads, d, (size_t)heads * n * n * 2, best);
+    else
+      printf("# attn prefill %d tokens: cuBLAS status %d\n", n, (int)st);
+  }
+  CK(cudaFree(q));
+  CK(cudaFree(k));
+  CK(cudaFree(v));
+  CK(cudaFree(o));
+  CK(cudaFree(sc));
 }
 
 /* ---- GEMM ----------------------------------------------------------------------------------- */
@@ -721,6 +766,8 @@ int main(int argc, char **argv)
     return 1;
   }
   gemm_bf16(&t, h, ms, nm, nk, nnk);
+  static const int lens[] = { 1024, 4096, 8192 };
+  attention_prefill(&t, h, lens, quick ? 2 : 3, 64);
   cublasDestroy(h);
   fflush(stdout);
   if (p.major >= 9)

@@ -309,8 +309,10 @@ static void best_rates(const BenchData *d, const SystemSpec *sys, CalibrationFit
       out->d2h_bw = MAX(out->d2h_bw, rate);
     else if (strcmp(r->kind, "p2p") == 0 && strcmp(r->variant, "unidirectional") == 0)
       out->p2p_bw = MAX(out->p2p_bw, rate);
-    else if (strcmp(r->kind, "attn") == 0)
+    else if (strcmp(r->kind, "attn") == 0 && strcmp(r->variant, "decode") == 0)
       out->decode_bw = MAX(out->decode_bw, rate);
+    else if (strcmp(r->kind, "attn") == 0 && strcmp(r->variant, "prefill") == 0) /* Q K^T and S V */
+      out->prefill_flops = MAX(out->prefill_flops, 4 * r->m * r->m * r->k * r->n / r->seconds);
   }
   out->hbm_efficiency = out->hbm_bw / sys->hbm_bandwidth;
 }

@@ -12,7 +12,8 @@
  * layer_overhead, so it is reported, not applied); with two or more GPUs, nvlink_efficiency and
  * collective_latency from NCCL all-reduce and all-to-all times, t = latency + bytes moved /
  * (NVLink one way x efficiency) as comm.c has it, least squares on relative error. Launch
- * overhead, decode-attention read rates, peer-copy and host-link figures are reported, not fitted:
+ * overhead, decode-attention read rates, prefill attention's GEMM rate, peer-copy and host-link
+ * figures are reported, not fitted:
  * the stack's overheads are the framework's, which framework-free kernels cannot see. Board power
  * while idle, streaming HBM and running GEMMs gives the catalog's idle_power and
  * memory_bound_power for the GPU, and the SM clock the power limit leaves under sustained GEMMs. */
@@ -55,6 +56,7 @@ typedef struct {
   double rms_log_error;        /* of the fitted GEMM curve over the GEMM rows */
   guint gemm_rows;             /* distinct shapes fitted (a repeated shape counts once) */
   double decode_bw;            /* B/s, best decode-attention KV read rate */
+  double prefill_flops;        /* FLOP/s, best rate of prefill attention's two products, unfused */
   /* Board power (W) over the power phases, 0 when not measured: with a context open and nothing
    * running (the GPU of an engine between steps), streaming HBM, running large BF16 GEMMs. */
   double idle_w, memory_w, compute_w;

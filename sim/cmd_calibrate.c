@@ -107,6 +107,10 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
   if (f->decode_bw > 0)
     g_string_append_printf(s, "  decode     %7.2f TB/s best KV read (%.0f%% of the HBM stream)\n", f->decode_bw / 1e12,
                            100 * f->decode_bw / f->hbm_bw);
+  if (f->prefill_flops > 0)
+    g_string_append_printf(s, "  prefill    %7.0f TFLOP/s attention's Q K^T and S V as batched GEMMs, head dimension 128\n"
+                           "             (%.0f%% of the BF16 peak; reported: fused kernels skip S's round trip)\n",
+                           f->prefill_flops / 1e12, 100 * f->prefill_flops / sys->flops_bf16);
   if (f->p2p_bw > 0)
     g_string_append_printf(s, "  peer copy  %7.1f GB/s GPU 0 -> 1 (NVLink one way: %.0f GB/s)\n", f->p2p_bw / 1e9,
                            sys->nvlink_bandwidth / 2e9);

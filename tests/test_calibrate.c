@@ -99,6 +99,7 @@ START_TEST(power_phases)
   g_autofree char *base = synthetic(h200, &t);
   g_autofree char *text = g_strconcat(base, "attn,decode,16,32768,,2147483648,0.000567\n"
                                             "attn,decode,128,32768,,17179869184,0.004993\n"
+                                            "attn,prefill,4096,64,128,2147483648,0.0005\n"
                                             "power,idle,124,1980,700,0,5.0\npower,memory,443,1980,700,1.97e13,5.0\n"
                                             "power,mix25,560,1800,700,1e15,5.0\n"
                                             "power,compute,692,1466,700,3.3e15,5.0\n"
@@ -116,6 +117,7 @@ START_TEST(power_phases)
   ck_assert_close(f.compute_clock, 0.740404040, 1e-6);
   ck_assert_close(f.sustained_flops, 6.6e14, 1e-9);
   ck_assert_close(f.decode_bw, 2147483648 / 0.000567, 1e-9); /* the better of the two reads */
+  ck_assert_close(f.prefill_flops, 4.0 * 4096 * 4096 * 128 * 64 / 0.0005, 1e-9); /* not a decode read */
   ck_assert_close(f.sustained_fp8_flops, 1.1e15, 1e-9);
   ck_assert_close(f.compute_fp8_clock, 0.7, 1e-9);
   ck_assert_uint_eq(f.n_mix, 1);
@@ -126,7 +128,8 @@ START_TEST(power_phases)
   /* without power rows nothing is made up */
   ck_assert(bench_parse(base, "synthetic", &d, &err));
   ck_assert(calibrate_fit(&d, h200, &f, &err));
-  ck_assert(f.idle_w == 0 && f.memory_bound_power == 0 && f.compute_clock == 0 && f.decode_bw == 0);
+  ck_assert(f.idle_w == 0 && f.memory_bound_power == 0 && f.compute_clock == 0 && f.decode_bw == 0 &&
+            f.prefill_flops == 0);
   bench_data_clear(&d);
 }
 END_TEST
