@@ -3,28 +3,32 @@
  * Framework-free kernels that measure what the step-time model's efficiencies stand for: HBM
  * streaming (read, write, copy on buffers far larger than L2), dense GEMM through cuBLAS (BF16) and
  * cuBLASLt (FP8 on Hopper and later) over a grid of token counts M and weight shapes N x K, a
- * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products as
- * batched GEMMs, kernel-launch overhead and host<->device copies; with two or more GPUs, peer copies over NVLink and (when built with NCCL,
- * -DAIF_HAVE_NCCL) all-reduce and all-to-all across all of them over message sizes. Every figure
- * is the best of several timed repetitions (CUDA events; host clock around the multi-GPU ones).
- * GEMM operands hold random values: tensor cores multiplying zeros draw less power and hold a
- * higher clock (an H200 ran 8192^3 BF16 at ~790 TFLOP/s on random data and ~890 on zeros).
- * Last, when the driver's NVML library loads (dlopen; nvml.h is not in every toolkit), the board
- * power and SM clock are sampled while the GPU idles, streams HBM, mixes GEMMs into the stream and
- * runs large GEMMs for a few seconds each: the power model's idle, memory-bound and compute-bound
- * figures, and the clock the power limit leaves.
+ * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products
+ * as batched GEMMs, kernel-launch overhead and host<->device copies; with two or more GPUs, peer
+ * copies over NVLink and (when built with NCCL, -DAIF_HAVE_NCCL) all-reduce and all-to-all across
+ * all of them over message sizes. Every figure is the best of several timed repetitions (CUDA
+ * events; host clock around the multi-GPU ones). GEMM operands hold random values: tensor cores
+ * multiplying zeros draw less power and hold a higher clock (an H200 ran 8192^3 BF16 at ~790
+ * TFLOP/s on random data and ~890 on zeros). Last, when the driver's NVML library loads (dlopen;
+ * nvml.h is not in every toolkit), the board power and SM clock are sampled while the GPU idles,
+ * streams HBM, mixes GEMMs into the stream and runs large GEMMs for a few seconds each: the power
+ * model's idle, memory-bound and compute-bound figures, and the clock the power limit leaves.
  *
  * Output (stdout) is CSV that sim/calibrate.c reads, one measurement per line:
  *   device,NAME,SMS,SM_CLOCK_KHZ,MEMORY_BYTES,CC_MAJOR,CC_MINOR
  *   KIND,VARIANT,M,N,K,BYTES,SECONDS
- * with KIND one of hbm (VARIANT read/write/copy), gemm (bf16/fp8), attn (decode: M = batch,
- * N = context tokens; prefill: M = tokens, N = heads, K = head dimension, BYTES = the score
- * matrices' bytes, the time of both unfused products), launch, h2d, d2h, p2p (peer), nccl (allreduce/alltoall: M = GPUs, BYTES =
- * each GPU's buffer), power (idle, memory, mixNN, compute, compute-fp8: M = mean board watts,
- * N = mean SM clock in MHz, K = the enforced power limit in watts, all over the phase's second
- * half; BYTES = the work done over the whole phase, bytes moved (memory) or GEMM FLOPs; SECONDS =
- * the phase's length). gemm variants: bf16, fp8 (per-tensor scales), fp8block (DeepSeek's
- * 128 x 128 weight blocks and 1 x 128 activation groups).
+ * with KIND one of
+ *   hbm     read, write, copy
+ *   gemm    bf16, fp8 (per-tensor scales), fp8block (DeepSeek's 128 x 128 weight blocks and 1 x 128
+ *           activation groups): M tokens, N x K weights, BYTES = weight bytes
+ *   attn    decode: M = batch, N = context tokens; prefill: M = tokens, N = heads, K = head
+ *           dimension, BYTES = the score matrices' bytes, SECONDS = both unfused products
+ *   launch, h2d, d2h, p2p (peer copies)
+ *   nccl    allreduce, alltoall: M = GPUs, BYTES = each GPU's buffer
+ *   power   idle, memory, mixNN, compute, compute-fp8: M = mean board watts, N = mean SM clock in
+ *           MHz, K = the enforced power limit in watts, all over the phase's second half; BYTES =
+ *           the work done over the whole phase, bytes moved (memory) or GEMM FLOPs; SECONDS = the
+ *           phase's length
  * Lines starting with '#' are comments.
  * Exit status: 0, 3 when there is no CUDA device, 1 on a CUDA error. */
 #include <cublasLt.h>
@@ -609,9 +613,9 @@ static void *sample_loop(void *arg)
   return NULL;
 }
 
-/* One phase of SECONDS: WORK (one unit of kernels; NULL = idle) repeated, UNIT_WORK bytes or FLOPs
- * each; prints the power row from the samples of its second half (NVML's reading averages over
- * a window, so the first half lets it settle). */
+/* One phase of SECONDS: WORK (one unit of kernels, UNIT_WORK bytes or FLOPs) repeated, or with
+ * UNIT_WORK 0 nothing run (idle); prints the power row from the samples of its second half (NVML's
+ * reading averages over a window, so the first half lets it settle). */
 template <typename F> static void power_phase(Nvml *nv, const char *name, double seconds, double unit_work, F work)
 {
   static Sampler s;
