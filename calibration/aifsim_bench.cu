@@ -2,7 +2,7 @@
  *
  * Framework-free kernels that measure what the step-time model's efficiencies stand for: HBM
  * streaming (read, write, copy on buffers far larger than L2), dense GEMM through cuBLAS (BF16) and
- * cuBLASLt (FP8 on Hopper and later) over a grid of token counts M and weight shapes N x K, a
+ * cuBLASLt (FP8 on Hopper and later, NVFP4 on Blackwell) over a grid of token counts M and weight shapes N x K, a
  * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products
  * as batched GEMMs, kernel-launch overhead and host<->device copies; with two or more GPUs, peer
  * copies over NVLink and (when built with NCCL, -DAIF_HAVE_NCCL) all-reduce and all-to-all across
@@ -20,7 +20,8 @@
  * with KIND one of
  *   hbm     read, write, copy
  *   gemm    bf16, fp8 (per-tensor scales), fp8block (DeepSeek's 128 x 128 weight blocks and 1 x 128
- *           activation groups): M tokens, N x K weights, BYTES = weight bytes
+ *           activation groups), fp4 (NVFP4, Blackwell and later): M tokens, N x K weights, BYTES =
+ *           weight bytes
  *   attn    decode: M = batch, N = context tokens; prefill: M = tokens, N = heads, K = head
  *           dimension, BYTES = the score matrices' bytes, SECONDS = both unfused products
  *   launch, h2d, d2h, p2p (peer copies)
@@ -296,10 +297,14 @@ static void gemm_bf16(Timer *t, cublasHandle_t h, const int *ms, int nm, const i
   }
 }
 
-/* One cuBLASLt FP8 GEMM (E4M3 in, BF16 out, FP32 accumulate; TN: weights N x K transposed, M
- * tokens): per-tensor unit scales, or with BLOCK DeepSeek's block scaling (a scale per 128 x 128
- * block of weights, one per 128 values of each token's activations), as serving stacks run the
- * block-scaled checkpoints. */
+/* One cuBLASLt low-precision GEMM (BF16 out, FP32 accumulate; TN: weights N x K transposed, M
+ * tokens), of one of three kinds: FP8 (E4M3) with per-tensor unit scales; FP8 with DeepSeek's block
+ * scaling (a scale per 128 x 128 block of weights, one per 128 values of each token's activations),
+ * as serving stacks run the block-scaled checkpoints; NVFP4 on Blackwell (E2M1 values, a UE4M3
+ * scale per 16). */
+typedef enum { LT_FP8, LT_FP8_BLOCK, LT_FP4 } LtKind;
+static const char *const lt_names[] = { "fp8", "fp8block", "fp4" };
+
 typedef struct {
   cublasLtMatmulDesc_t op;
   cublasLtMatrixLayout_t la, lb, lc;
@@ -307,23 +312,26 @@ typedef struct {
   int found;
 } LtGemm;
 
-static void lt_plan(cublasLtHandle_t lt, LtGemm *g, int m, int n, int k, int block, const float *a_scale,
-                    const float *b_scale, size_t ws_bytes)
+static void lt_plan(cublasLtHandle_t lt, LtGemm *g, int m, int n, int k, LtKind kind, const void *a_scale,
+                    const void *b_scale, size_t ws_bytes)
 {
   cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
   memset(g, 0, sizeof *g);
   cublasLtMatmulDescCreate(&g->op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
   cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
   cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb);
-  if (block) {
+  if (kind != LT_FP8) {
     int32_t ma = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F, mb = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+    if (kind == LT_FP4)
+      ma = mb = CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3;
     cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &ma, sizeof ma);
     cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mb, sizeof mb);
     cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale);
     cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale);
   }
-  cublasLtMatrixLayoutCreate(&g->la, CUDA_R_8F_E4M3, k, n, k);
-  cublasLtMatrixLayoutCreate(&g->lb, CUDA_R_8F_E4M3, k, m, k);
+  cudaDataType_t in = kind == LT_FP4 ? CUDA_R_4F_E2M1 : CUDA_R_8F_E4M3;
+  cublasLtMatrixLayoutCreate(&g->la, in, k, n, k);
+  cublasLtMatrixLayoutCreate(&g->lb, in, k, m, k);
   cublasLtMatrixLayoutCreate(&g->lc, CUDA_R_16BF, n, m, n);
   cublasLtMatmulPreference_t pref;
   cublasLtMatmulPreferenceCreate(&pref);
@@ -349,35 +357,42 @@ static void lt_free(LtGemm *g)
   cublasLtMatmulDescDestroy(g->op);
 }
 
-/* FP8 GEMMs over the shapes, per-tensor (variant fp8) and block-scaled (fp8block). */
-static void gemm_fp8(Timer *t, const int *ms, int nm, const int (*nk)[2], int nnk)
+/* cuBLASLt GEMMs over the shapes: FP8 per-tensor (variant fp8) and block-scaled (fp8block), and
+ * with FP4 (Blackwell and later) NVFP4 (fp4). */
+static void gemm_lt(Timer *t, const int *ms, int nm, const int (*nk)[2], int nnk, int fp4)
 {
   cublasLtHandle_t lt;
   if (cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS)
     return;
   size_t ws_bytes = 64u << 20;
   void *ws;
-  float *scales;
+  float *scales; /* FP8 blocks: FP32 scales */
+  unsigned char *scales4; /* NVFP4: UE4M3 bytes, 1.0 (0x38) */
   const size_t n_scales = (size_t)16 << 20; /* more than any shape's blocks or token groups */
   CK(cudaMalloc(&ws, ws_bytes));
   CK(cudaMalloc(&scales, 2 * n_scales * sizeof(float)));
+  CK(cudaMalloc(&scales4, 2 * n_scales));
   k_fill_scale<<<1024, 256>>>(scales, 2 * n_scales);
-  for (int block = 0; block < 2; block++)
+  CK(cudaMemset(scales4, 0x38, 2 * n_scales));
+  for (int kind = LT_FP8; kind <= (fp4 ? LT_FP4 : LT_FP8_BLOCK); kind++)
     for (int s = 0; s < nnk; s++) {
       int n = nk[s][0], k = nk[s][1], m_max = ms[nm - 1];
       void *w, *x, *c;
-      CK(cudaMalloc(&w, (size_t)n * k));
+      CK(cudaMalloc(&w, (size_t)n * k)); /* FP4 uses half */
       CK(cudaMalloc(&x, (size_t)k * m_max));
       CK(cudaMalloc(&c, (size_t)n * m_max * 2));
+      /* random bytes: E4M3 values, or pairs of E2M1 values (every byte is two valid ones) */
       k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)w, (size_t)n * k, 3);
       k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)x, (size_t)k * m_max, 4);
       CK(cudaGetLastError());
+      const void *sa = kind == LT_FP4 ? (const void *)scales4 : (const void *)scales;
+      const void *sb = kind == LT_FP4 ? (const void *)(scales4 + n_scales) : (const void *)(scales + n_scales);
       for (int i = 0; i < nm; i++) {
-        int m = ms[i] < 16 ? 16 : ms[i]; /* FP8 tensor-core GEMMs want multiples of 16 */
+        int m = ms[i] < 16 ? 16 : ms[i]; /* low-precision tensor-core GEMMs want multiples of 16 */
         if (i > 0 && (ms[i - 1] < 16 ? 16 : ms[i - 1]) >= m)
           continue; /* already timed at this padded size */
         LtGemm g;
-        lt_plan(lt, &g, m, n, k, block, scales, scales + n_scales, ws_bytes);
+        lt_plan(lt, &g, m, n, k, (LtKind)kind, sa, sb, ws_bytes);
         double best = 1e30;
         for (int r = 0; g.found && r < reps + 1; r++) {
           CK(cudaEventRecord(t->start));
@@ -391,11 +406,11 @@ static void gemm_fp8(Timer *t, const int *ms, int nm, const int (*nk)[2], int nn
           if (r > 0)
             best = sec < best ? sec : best;
         }
-        const char *name = block ? "fp8block" : "fp8";
+        size_t wbytes = kind == LT_FP4 ? (size_t)n * k / 2 : (size_t)n * k;
         if (g.found && best < 1e30)
-          printf("gemm,%s,%d,%d,%d,%zu,%.9g\n", name, m, n, k, (size_t)n * k, best);
+          printf("gemm,%s,%d,%d,%d,%zu,%.9g\n", lt_names[kind], m, n, k, wbytes, best);
         else
-          printf("# gemm %s %d %d %d: no cuBLASLt algorithm on this GPU\n", name, m, n, k);
+          printf("# gemm %s %d %d %d: no cuBLASLt algorithm on this GPU\n", lt_names[kind], m, n, k);
         lt_free(&g);
       }
       CK(cudaFree(w));
@@ -403,6 +418,7 @@ static void gemm_fp8(Timer *t, const int *ms, int nm, const int (*nk)[2], int nn
       CK(cudaFree(c));
     }
   CK(cudaFree(scales));
+  CK(cudaFree(scales4));
   CK(cudaFree(ws));
   cublasLtDestroy(lt);
 }
@@ -717,7 +733,7 @@ static void power(Timer *t, int sms, double seconds)
   k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)x, (size_t)d * d, 3);
   k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)y, (size_t)d * d, 4);
   LtGemm g8;
-  lt_plan(lt, &g8, d, d, d, 0, NULL, NULL, ws_bytes);
+  lt_plan(lt, &g8, d, d, d, LT_FP8, NULL, NULL, ws_bytes);
   if (g8.found)
     power_phase(&nv, "compute-fp8", seconds, flops, [&] { lt_run(lt, &g8, x, y, z, ws, ws_bytes); });
   lt_free(&g8);
@@ -775,7 +791,7 @@ int main(int argc, char **argv)
   cublasDestroy(h);
   fflush(stdout);
   if (p.major >= 9)
-    gemm_fp8(&t, ms, nm, nk, nnk);
+    gemm_lt(&t, ms, nm, nk, nnk, p.major >= 10);
   static const int batches[] = { 1, 16, 128 }, ctxs[] = { 1024, 8192, 32768 };
   attention(&t, p.multiProcessorCount, batches, quick ? 2 : 3, ctxs, quick ? 2 : 3);
   host_copies(&t, (size_t)256 << 20);

@@ -132,25 +132,32 @@ static gboolean is_fp8(const BenchRow *r)
   return g_str_has_prefix(r->variant, "fp8");
 }
 
+static gboolean is_fp4(const BenchRow *r)
+{
+  return strcmp(r->variant, "fp4") == 0;
+}
+
+/* The datasheet peak of R's precision; 0 where the GPU has no such tensor cores (FP4 on Hopper). */
 static double row_peak(const BenchRow *r, const SystemSpec *sys)
 {
-  return system_peak_flops(sys, is_fp8(r) ? PREC_FP8 : PREC_BF16);
+  return system_peak_flops(sys, is_fp4(r) ? PREC_FP4 : is_fp8(r) ? PREC_FP8 : PREC_BF16);
 }
 
 /* One distinct GEMM shape as the fit sees it. */
 typedef struct {
   double flops, bytes, m, n, k, seconds, peak;
-  gboolean fp8, block;
+  gboolean fp8, block, fp4;
 } Shape;
 
 static gboolean same_shape(const Shape *a, const Shape *b)
 {
-  return a->m == b->m && a->n == b->n && a->k == b->k && a->fp8 == b->fp8 && a->block == b->block;
+  return a->m == b->m && a->n == b->n && a->k == b->k && a->fp8 == b->fp8 && a->block == b->block &&
+         a->fp4 == b->fp4;
 }
 
 /* The GEMM rows at a precision SYS supports, each shape once at its best time (several runs may be
  * merged; older kernels timed FP8 below 16 rows at 16 under each requested size), variant ONLY
- * ("bf16", "fp8", "fp8block") or, with NULL, BF16 and per-tensor FP8. */
+ * ("bf16", "fp8", "fp8block", "fp4") or, with NULL, BF16 and per-tensor FP8. */
 static GArray *shapes(const BenchData *d, const SystemSpec *sys, const char *only)
 {
   GArray *out = g_array_new(FALSE, FALSE, sizeof(Shape));
@@ -158,10 +165,10 @@ static GArray *shapes(const BenchData *d, const SystemSpec *sys, const char *onl
     const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
     double peak = row_peak(r, sys);
     if (strcmp(r->kind, "gemm") != 0 || peak <= 0 || r->m <= 0 ||
-        (only ? strcmp(r->variant, only) != 0 : strcmp(r->variant, "fp8block") == 0))
+        (only ? strcmp(r->variant, only) != 0 : strcmp(r->variant, "fp8block") == 0 || is_fp4(r)))
       continue;
     Shape sh = { 2 * r->m * r->n * r->k, r->bytes, r->m, r->n, r->k, r->seconds, peak, is_fp8(r),
-                 strcmp(r->variant, "fp8block") == 0 };
+                 strcmp(r->variant, "fp8block") == 0, is_fp4(r) };
     guint j = 0;
     while (j < out->len && !same_shape(&g_array_index(out, Shape, j), &sh))
       j++;
@@ -173,16 +180,18 @@ static GArray *shapes(const BenchData *d, const SystemSpec *sys, const char *onl
   return out;
 }
 
-/* The curve: efficiency E (FP8 shapes: E x FP8, block-scaled: E x FP8 x BLOCK), half-peak rows
- * H, fixed seconds per GEMM. */
+/* The curve: efficiency E (FP8 shapes: E x FP8, block-scaled: E x FP8 x BLOCK, FP4: E x FP4, each
+ * of its own peak), half-peak rows H, fixed seconds per GEMM. */
 typedef struct {
-  double e, h, fixed, fp8, block, loss;
+  double e, h, fixed, fp8, block, fp4, loss;
 } GemmCurve;
+
+typedef enum { FACTOR_FP8, FACTOR_BLOCK, FACTOR_FP4 } Factor;
 
 /* The model's time for shape S on curve C. */
 static double gemm_model(const Shape *s, double bw, const GemmCurve *c)
 {
-  double e = c->e * (s->fp8 ? c->fp8 : 1) * (s->block ? c->block : 1);
+  double e = c->e * (s->fp8 ? c->fp8 : 1) * (s->block ? c->block : 1) * (s->fp4 ? c->fp4 : 1);
   return MAX(s->flops / (s->peak * e * s->m / (s->m + c->h)), s->bytes / bw) + c->fixed;
 }
 
@@ -220,7 +229,7 @@ static void fit_curve(const GArray *sh, double bw, GemmCurve *b)
         for (int j = 0; j <= hn; j++)
           for (int k = 0; k <= fn; k++) {
             GemmCurve c = { e0 + (e1 - e0) * i / en, exp(h0 + (h1 - h0) * j / hn), f0 + (f1 - f0) * k / fn,
-                            b->fp8, b->block, 0 };
+                            b->fp8, b->block, b->fp4, 0 };
             c.loss = gemm_loss(sh, bw, &c);
             if (c.loss < best.loss)
               best = c;
@@ -232,15 +241,14 @@ static void fit_curve(const GArray *sh, double bw, GemmCurve *b)
     }
 }
 
-/* The factor a fit moves: FP8's or, with BLOCK, block scaling's. */
-static double *factor(GemmCurve *c, gboolean block)
+/* The factor F of curve C. */
+static double *factor(GemmCurve *c, Factor f)
 {
-  return block ? &c->block : &c->fp8;
+  return f == FACTOR_FP4 ? &c->fp4 : f == FACTOR_BLOCK ? &c->block : &c->fp8;
 }
 
-/* FP8's or (BLOCK) block scaling's factor on the curve, the rest held: a grid over 0.1 .. 1.5,
- * then finer ones. */
-static void fit_factor(const GArray *sh, double bw, GemmCurve *b, gboolean block)
+/* Factor F on the curve, the rest held: a grid over 0.1 .. 1.5, then finer ones. */
+static void fit_factor(const GArray *sh, double bw, GemmCurve *b, Factor block)
 {
   double lo = 0.1, hi = 1.5;
   for (int pass = 0; pass < 3; pass++) {
@@ -273,13 +281,13 @@ static GemmCurve fit_gemms(const GArray *sh, double bw)
     else
       g_array_append_vals(bf16, s, 1);
   }
-  GemmCurve c = { .fp8 = 1, .block = 1 };
+  GemmCurve c = { .fp8 = 1, .block = 1, .fp4 = 1 };
   fit_curve(bf16->len ? bf16 : sh, bw, &c);
   if (!fp8 || !bf16->len)
     return c;
   for (int round = 0; round < 8; round++) {
     double before = c.loss;
-    fit_factor(sh, bw, &c, FALSE);
+    fit_factor(sh, bw, &c, FACTOR_FP8);
     fit_curve(sh, bw, &c);
     if (round > 0 && c.loss > before * (1 - 1e-6))
       break;
@@ -298,6 +306,7 @@ static void best_rates(const BenchData *d, const SystemSpec *sys, CalibrationFit
     else if (strcmp(r->kind, "gemm") == 0 && row_peak(r, sys) > 0) {
       double flops = 2 * r->m * r->n * r->k / r->seconds;
       double *best = strcmp(r->variant, "fp8block") == 0 ? &out->fp8_block_flops
+                   : is_fp4(r)                           ? &out->fp4_flops
                    : is_fp8(r)                           ? &out->fp8_flops
                                                          : &out->bf16_flops;
       *best = MAX(*best, flops);
@@ -420,8 +429,13 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
   out->rms_log_error = sqrt(c.loss / out->gemm_rows);
   g_autoptr(GArray) block = shapes(d, sys, "fp8block");
   if (block->len) { /* block scaling's factor on the FP8 curve, the curve held */
-    fit_factor(block, out->hbm_bw, &c, TRUE);
+    fit_factor(block, out->hbm_bw, &c, FACTOR_BLOCK);
     out->fp8_block_efficiency = c.block;
+  }
+  g_autoptr(GArray) fp4 = shapes(d, sys, "fp4");
+  if (fp4->len) { /* FP4's share of its own peak: the profile keeps it whole, not as a factor */
+    fit_factor(fp4, out->hbm_bw, &c, FACTOR_FP4);
+    out->fp4_efficiency = c.e * c.fp4;
   }
   fit_collectives(d, sys, out);
   power_figures(d, sys, out);
@@ -436,6 +450,8 @@ void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *
   a->fp8_efficiency = fit->fp8_efficiency;
   if (fit->fp8_block_efficiency > 0)
     a->fp8_block_efficiency = fit->fp8_block_efficiency;
+  if (fit->fp4_efficiency > 0)
+    a->fp4_efficiency = fit->fp4_efficiency;
   a->gemm_half_m = fit->gemm_half_m;
   if (fit->nccl_rows) {
     a->nvlink_efficiency = fit->nvlink_efficiency;
@@ -453,6 +469,8 @@ char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys)
     g_string_append_printf(s, "%s%s.%s", s->len ? "," : "", arch, always[i]);
   if (fit->fp8_block_efficiency > 0)
     g_string_append_printf(s, ",%s.fp8_block_efficiency", arch);
+  if (fit->fp4_efficiency > 0)
+    g_string_append_printf(s, ",%s.fp4_efficiency", arch);
   for (gsize i = 0; fit->nccl_rows && i < G_N_ELEMENTS(nccl); i++)
     g_string_append_printf(s, ",%s.%s", arch, nccl[i]);
   return g_string_free(s, FALSE);

@@ -6,7 +6,7 @@
  * catalog's HBM bandwidth), and gemm_efficiency with gemm_half_m, the GEMM curve
  * t = max(2MNK / (peak x eff x M / (M + half_m)), weight bytes / (HBM x hbm_efficiency)) the model
  * uses, FP8 with its own factor fp8_efficiency on the efficiency (BF16 sets gemm_efficiency) and
- * block-scaled FP8 with fp8_block_efficiency on top,
+ * block-scaled FP8 with fp8_block_efficiency on top and NVFP4 (Blackwell) with fp4_efficiency,
  * fitted over every measured (M, N, K, precision) by least squares on log time with a fixed
  * time per GEMM beside it (launch, ramp and tail: the model counts those in the stack's
  * layer_overhead, so it is reported, not applied); with two or more GPUs, nvlink_efficiency and
@@ -45,8 +45,9 @@ typedef struct {
   double hbm_efficiency, gemm_efficiency, gemm_half_m;
   double fp8_efficiency;       /* factor on gemm_efficiency for FP8 (1 without both precisions) */
   double fp8_block_efficiency; /* further factor for block-scaled FP8 (0: not measured) */
+  double fp4_efficiency;       /* NVFP4's share of the FP4 peak (0: not measured) */
   double hbm_bw;               /* B/s, best streaming rate */
-  double bf16_flops, fp8_flops, fp8_block_flops; /* FLOP/s, best measured GEMM rate (0: none) */
+  double bf16_flops, fp8_flops, fp8_block_flops, fp4_flops; /* FLOP/s, best GEMM rate (0: none) */
   double nvlink_efficiency, collective_latency; /* from the collectives (when nccl_rows > 0) */
   guint nccl_rows;
   double p2p_bw;               /* B/s, one direction GPU 0 -> 1 (0: one GPU) */

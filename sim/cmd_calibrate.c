@@ -101,6 +101,9 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
   if (f->fp8_block_flops > 0)
     g_string_append_printf(s, "  FP8 block  %7.0f TFLOP/s (best shape, 128 x 128 weight blocks): "
                            "fp8_block_efficiency %.3f\n", f->fp8_block_flops / 1e12, f->fp8_block_efficiency);
+  if (f->fp4_flops > 0)
+    g_string_append_printf(s, "  FP4 GEMM   %7.0f TFLOP/s of %.0f (best shape, NVFP4): fp4_efficiency %.3f\n",
+                           f->fp4_flops / 1e12, sys->flops_fp4 / 1e12, f->fp4_efficiency);
   g_string_append_printf(s, "  GEMM curve gemm_efficiency %.3f (FP8: x fp8_efficiency %.3f), gemm_half_m %.1f rows,\n"
                          "             %.1f us fixed per GEMM (%u shapes, rms log error %.3f)\n", f->gemm_efficiency,
                          f->fp8_efficiency, f->gemm_half_m, f->gemm_fixed * 1e6, f->gemm_rows, f->rms_log_error);

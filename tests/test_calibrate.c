@@ -14,6 +14,7 @@
 typedef struct {
   double eff, half_m, hbm_eff, fixed, fp8;
   double block; /* block-scaled FP8's factor on top of FP8 (0: no such rows) */
+  double fp4;   /* NVFP4's factor on EFF against the FP4 peak (0: no such rows) */
 } Truth;
 
 static char *synthetic(const SystemSpec *h200, const Truth *t)
@@ -26,13 +27,14 @@ static char *synthetic(const SystemSpec *h200, const Truth *t)
   g_string_append(s, "launch,empty,,,,0,2.5e-06\nh2d,pinned,,,,268435456,0.00512\n");
   const int ms[] = { 1, 4, 16, 64, 256, 1024, 4096, 8192 };
   const double nk[][2] = { { 8192, 8192 }, { 28672, 8192 } };
-  static const char *const names[] = { "bf16", "fp8", "fp8block" };
-  for (int p = 0; p < (t->block > 0 ? 3 : 2); p++)
-    for (int j = 0; j < 2; j++)
+  static const char *const names[] = { "bf16", "fp8", "fp8block", "fp4" };
+  for (int p = 0; p < 4; p++)
+    for (int j = 0; j < 2 && (p < 2 || (p == 2 ? t->block : t->fp4) > 0); j++)
       for (int i = 0; i < 8; i++) {
-        double m = p && ms[i] < 16 ? 16 : ms[i], n = nk[j][0], k = nk[j][1], wb = p ? 1 : 2;
-        double f = p == 0 ? 1 : p == 1 ? t->fp8 : t->fp8 * t->block;
-        double peak = (p ? h200->flops_fp8 : h200->flops_bf16) * f * t->eff * m / (m + t->half_m);
+        double m = p && ms[i] < 16 ? 16 : ms[i], n = nk[j][0], k = nk[j][1], wb = p == 0 ? 2 : p == 3 ? 0.5 : 1;
+        double f = p == 0 ? 1 : p == 1 ? t->fp8 : p == 2 ? t->fp8 * t->block : t->fp4;
+        double base = p == 0 ? h200->flops_bf16 : p == 3 ? h200->flops_fp4 : h200->flops_fp8;
+        double peak = base * f * t->eff * m / (m + t->half_m);
         double time = fmax(2 * m * n * k / peak, n * k * wb / bw) + t->fixed;
         g_string_append_printf(s, "gemm,%s,%.0f,%.0f,%.0f,%.0f,%.9g\n", names[p], m, n, k, n * k * wb, time);
       }
@@ -45,8 +47,8 @@ START_TEST(fit_recovers_a_known_curve)
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
   ck_assert_ptr_nonnull(h200);
   const Truth cases[] = {
-    { 0.71, 80, 0.82, 0, 1, 0 }, { 0.55, 12, 0.9, 0, 1, 0 }, { 0.93, 400, 0.7, 0, 1, 0 },
-    { 0.82, 20, 0.925, 10e-6, 0.87, 0.8 }, /* like an H200: fixed time per GEMM, FP8 lower, block lower still */
+    { 0.71, 80, 0.82, 0, 1, 0, 0 }, { 0.55, 12, 0.9, 0, 1, 0, 0 }, { 0.93, 400, 0.7, 0, 1, 0, 0 },
+    { 0.82, 20, 0.925, 10e-6, 0.87, 0.8, 0 }, /* like an H200: fixed time per GEMM, FP8 lower, block lower still */
   };
   for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
     g_autofree char *text = synthetic(h200, &cases[k]);
@@ -95,7 +97,7 @@ START_TEST(power_phases)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  Truth t = { 0.8, 20, 0.92, 0, 1, 0 };
+  Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
   g_autofree char *base = synthetic(h200, &t);
   g_autofree char *text = g_strconcat(base, "attn,decode,16,32768,,2147483648,0.000567\n"
                                             "attn,decode,128,32768,,17179869184,0.004993\n"
@@ -134,6 +136,36 @@ START_TEST(power_phases)
 }
 END_TEST
 
+/* NVFP4 on a B200 (the rows name an H200, which calibrate_fit does not read): the FP4 share of its
+ * own peak comes back as fp4_efficiency; on an H200, which has no FP4 tensor cores, such rows are
+ * not fitted. */
+START_TEST(fit_fp4)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *b200 = catalog_system(c, "b200-hgx8"), *h200 = catalog_system(c, "h200-sxm-hgx8");
+  Truth t = { 0.7, 40, 0.8, 5e-6, 0.9, 0, 0.8 };
+  g_autofree char *text = synthetic(b200, &t);
+  BenchData d;
+  g_autoptr(GError) err = NULL;
+  ck_assert(bench_parse(text, "synthetic", &d, &err));
+  CalibrationFit f;
+  ck_assert(calibrate_fit(&d, b200, &f, &err));
+  ck_assert_close(f.gemm_efficiency, 0.7, 0.002);
+  ck_assert_close(f.fp4_efficiency, 0.7 * 0.8, 0.004);
+  ck_assert(f.fp4_flops > 0);
+  g_autofree char *keys = calibrate_measured_keys(&f, b200);
+  ck_assert_msg(strstr(keys, "blackwell.fp4_efficiency"), "%s", keys);
+  Profile p;
+  profile_defaults(&p);
+  calibrate_apply(&f, b200, &p);
+  ck_assert_close(p.arch[ARCH_BLACKWELL].fp4_efficiency, f.fp4_efficiency, 1e-12);
+  profile_clear(&p);
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert(f.fp4_efficiency == 0 && f.fp4_flops == 0);
+  bench_data_clear(&d);
+}
+END_TEST
+
 START_TEST(parse_errors)
 {
   const char *bad[][2] = {
@@ -159,7 +191,7 @@ START_TEST(merge_runs)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  Truth t = { 0.8, 20, 0.92, 0, 1, 0 };
+  Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
   g_autofree char *base = synthetic(h200, &t);
   g_autofree char *text = g_strconcat(base, "power,idle,120,1980,700,0,5\n", NULL);
   GString *slow = g_string_new("# slower run\ndevice,NVIDIA H200,132,1980000,150000000000,9,0\n");
@@ -202,7 +234,7 @@ START_TEST(fit_collectives)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  Truth t = { 0.7, 64, 0.85, 0, 1, 0 };
+  Truth t = { 0.7, 64, 0.85, 0, 1, 0, 0 };
   g_autofree char *base = synthetic(h200, &t);
   GString *s = g_string_new(base);
   double eff = 0.78, lat = 23e-6, bw = h200->nvlink_bandwidth / 2 * eff;
@@ -247,6 +279,7 @@ int main(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, fit_recovers_a_known_curve);
   tcase_add_test(tc, power_phases);
+  tcase_add_test(tc, fit_fp4);
   tcase_add_test(tc, parse_errors);
   tcase_add_test(tc, fit_collectives);
   tcase_add_test(tc, match_system);
