@@ -242,6 +242,20 @@ START_TEST(fit_ttft_only_below_half_load)
 }
 END_TEST
 
+/* Sets every row's "measurements" to TRUTH's predictions, times 1 + NOISE x (-1, 0 or +1 by row and
+ * metric) so that a fit cannot reach them exactly when NOISE > 0. */
+static void measure_with(GPtrArray *rows, const Profile *truth, double noise)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    Prediction p;
+    validate_predict(r, truth, &p);
+    for (int m = 0; m < N_METRICS; m++)
+      r->measured[m] = p.predicted[m] * (1 + noise * ((i + m) % 3 - 1.0));
+    prediction_clear(&p);
+  }
+}
+
 /* A known profile in, the same profile out: rows whose "measurements" are the predictions of a
  * truth profile are fitted from a perturbed start; the perturbed parameters come back. */
 START_TEST(fit_recovers_known_profile)
@@ -253,14 +267,7 @@ START_TEST(fit_recovers_known_profile)
   profile_defaults(&truth);
   truth.arch[ARCH_HOPPER].hbm_efficiency = 0.72;
   truth.stack[STACK_TRTLLM].step_overhead = 2.5e-3;
-  for (guint i = 0; i < rows->len; i++) {
-    ValRow *r = rows->pdata[i];
-    Prediction p;
-    validate_predict(r, &truth, &p);
-    for (int m = 0; m < N_METRICS; m++)
-      r->measured[m] = p.predicted[m];
-    prediction_clear(&p);
-  }
+  measure_with(rows, &truth, 0);
   ck_assert_close(fit_loss(rows, &truth), 0, 1e-12);
   profile_defaults(&start);
   double before = fit_loss(rows, &start);
@@ -295,14 +302,7 @@ START_TEST(fit_multistart)
   profile_defaults(&truth);
   truth.arch[ARCH_HOPPER].gemm_efficiency = 0.45;
   truth.stack[STACK_SGLANG].request_overhead = 0.12;
-  for (guint i = 0; i < rows->len; i++) {
-    ValRow *r = rows->pdata[i];
-    Prediction p;
-    validate_predict(r, &truth, &p);
-    for (int m = 0; m < N_METRICS; m++)
-      r->measured[m] = p.predicted[m] * (1 + 0.05 * ((i + m) % 3 - 1.0)); /* not exactly reachable */
-    prediction_clear(&p);
-  }
+  measure_with(rows, &truth, 0.05); /* not exactly reachable */
   profile_defaults(&one);
   serial = parallel = one;
   FitOptions opt = { .rounds = 3 };
@@ -331,14 +331,7 @@ START_TEST(fit_holds_keys)
   profile_defaults(&truth);
   truth.arch[ARCH_HOPPER].gemm_efficiency = 0.45;
   truth.stack[STACK_SGLANG].request_overhead = 0.12;
-  for (guint i = 0; i < rows->len; i++) {
-    ValRow *r = rows->pdata[i];
-    Prediction p;
-    validate_predict(r, &truth, &p);
-    for (int m = 0; m < N_METRICS; m++)
-      r->measured[m] = p.predicted[m];
-    prediction_clear(&p);
-  }
+  measure_with(rows, &truth, 0);
   profile_defaults(&free_fit);
   held_fit = free_fit;
   double start_gemm = free_fit.arch[ARCH_HOPPER].gemm_efficiency, start_hbm = free_fit.arch[ARCH_HOPPER].hbm_efficiency;
