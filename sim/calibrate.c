@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aif_error.h"
+#include "power.h"
 #include "precision.h"
 
 void bench_data_clear(BenchData *d)
@@ -372,6 +373,13 @@ static void power_figures(const BenchData *d, const SystemSpec *sys, Calibration
   }
   if (out->idle_w > 0 && out->memory_w > out->idle_w && sys->tdp > out->idle_w)
     out->memory_bound_power = (out->memory_w - out->idle_w) / (sys->tdp - out->idle_w);
+  /* the power model with the measured idle and HBM share, at the full clock */
+  SystemSpec measured_power = *sys; /* read only: shares SYS's strings */
+  measured_power.idle_power = out->idle_w, measured_power.memory_bound_power = out->memory_bound_power;
+  for (guint j = 0; j < out->n_mix; j++) {
+    double share = out->mix[j].share;
+    out->mix[j].model_watts = power_gpu(&measured_power, share + (1 - share) * out->memory_bound_power, 1);
+  }
 }
 
 /* Bytes each GPU sends one way in collective R, as comm.c counts them (0: not a collective). */
@@ -442,36 +450,49 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
   return TRUE;
 }
 
+/* The profile keys a calibration sets (per architecture), with the fit figure each comes from. A
+ * key is measured when its figure is positive; the NVLink pair when collectives were timed. */
+static const struct {
+  const char *key;
+  size_t fit;
+  gboolean nccl;
+} measured[] = {
+  { "hbm_efficiency", offsetof(CalibrationFit, hbm_efficiency), FALSE },
+  { "gemm_efficiency", offsetof(CalibrationFit, gemm_efficiency), FALSE },
+  { "fp8_efficiency", offsetof(CalibrationFit, fp8_efficiency), FALSE },
+  { "gemm_half_m", offsetof(CalibrationFit, gemm_half_m), FALSE },
+  { "fp8_block_efficiency", offsetof(CalibrationFit, fp8_block_efficiency), FALSE },
+  { "fp4_efficiency", offsetof(CalibrationFit, fp4_efficiency), FALSE },
+  { "nvlink_efficiency", offsetof(CalibrationFit, nvlink_efficiency), TRUE },
+  { "collective_latency", offsetof(CalibrationFit, collective_latency), TRUE },
+};
+
+static double fit_figure(const CalibrationFit *fit, gsize i)
+{
+  return *(const double *)((const char *)fit + measured[i].fit);
+}
+
+static gboolean is_measured(const CalibrationFit *fit, gsize i)
+{
+  return measured[i].nccl ? fit->nccl_rows > 0 : fit_figure(fit, i) > 0;
+}
+
 void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *p)
 {
-  ArchProfile *a = &p->arch[sys->arch];
-  a->hbm_efficiency = fit->hbm_efficiency;
-  a->gemm_efficiency = fit->gemm_efficiency;
-  a->fp8_efficiency = fit->fp8_efficiency;
-  if (fit->fp8_block_efficiency > 0)
-    a->fp8_block_efficiency = fit->fp8_block_efficiency;
-  if (fit->fp4_efficiency > 0)
-    a->fp4_efficiency = fit->fp4_efficiency;
-  a->gemm_half_m = fit->gemm_half_m;
-  if (fit->nccl_rows) {
-    a->nvlink_efficiency = fit->nvlink_efficiency;
-    a->collective_latency = fit->collective_latency;
+  for (gsize i = 0; i < G_N_ELEMENTS(measured); i++) {
+    if (!is_measured(fit, i))
+      continue;
+    g_autofree char *path = g_strdup_printf("%s.%s", gpu_arch_names[sys->arch], measured[i].key);
+    const KtKey *key = kt_find(&profile_table, path);
+    *(double *)((char *)p + key->offset) = fit_figure(fit, i);
   }
 }
 
 char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys)
 {
-  static const char *const always[] = { "hbm_efficiency", "gemm_efficiency", "fp8_efficiency", "gemm_half_m" };
-  static const char *const nccl[] = { "nvlink_efficiency", "collective_latency" };
-  const char *arch = gpu_arch_names[sys->arch];
   GString *s = g_string_new(NULL);
-  for (gsize i = 0; i < G_N_ELEMENTS(always); i++)
-    g_string_append_printf(s, "%s%s.%s", s->len ? "," : "", arch, always[i]);
-  if (fit->fp8_block_efficiency > 0)
-    g_string_append_printf(s, ",%s.fp8_block_efficiency", arch);
-  if (fit->fp4_efficiency > 0)
-    g_string_append_printf(s, ",%s.fp4_efficiency", arch);
-  for (gsize i = 0; fit->nccl_rows && i < G_N_ELEMENTS(nccl); i++)
-    g_string_append_printf(s, ",%s.%s", arch, nccl[i]);
+  for (gsize i = 0; i < G_N_ELEMENTS(measured); i++)
+    if (is_measured(fit, i))
+      g_string_append_printf(s, "%s%s.%s", s->len ? "," : "", gpu_arch_names[sys->arch], measured[i].key);
   return g_string_free(s, FALSE);
 }

@@ -67,10 +67,11 @@ typedef struct {
   double memory_bound_power;   /* (memory_w - idle_w) / (TDP - idle_w): the catalog's fraction */
   double compute_fp8_w, compute_fp8_clock, sustained_fp8_flops; /* the same under FP8 GEMMs */
   /* GEMMs mixed into HBM streaming: the GEMMs' share of the time (planned from burst times),
-   * board watts and the fraction of the maximum SM clock held */
+   * board watts, the fraction of the maximum SM clock held, and what the power model (power.c)
+   * gives for the mix at the full clock with the measured idle and HBM share */
   guint n_mix;
   struct {
-    double share, watts, clock;
+    double share, watts, clock, model_watts;
   } mix[8];
 } CalibrationFit;
 

@@ -52,28 +52,27 @@ static char *run_bench(gboolean quick, GError **error)
   return out;
 }
 
+/* One saved run at PATH, parsed into OUT; a file that cannot be read is the user's input. */
+static gboolean read_run(const char *path, BenchData *out, GError **error)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, error)) {
+    (*error)->domain = AIF_ERROR, (*error)->code = AIF_ERROR_INPUT;
+    return FALSE;
+  }
+  return bench_parse(text, path, out, error);
+}
+
 /* The measurements: the saved runs FROM merged, or the kernels run now (their output in *RAW). */
 static gboolean read_runs(char **from, gboolean quick, char **raw, BenchData *d, GError **error)
 {
   if (!from)
     return (*raw = run_bench(quick, error)) && bench_parse(*raw, "aifsim-bench output", d, error);
-  for (char **f = from; *f; f++) {
-    g_autofree char *text = NULL;
-    BenchData one;
-    if (!g_file_get_contents(*f, &text, NULL, error)) {
-      (*error)->domain = AIF_ERROR, (*error)->code = AIF_ERROR_INPUT; /* the user's input */
-      if (f != from)
-        bench_data_clear(d);
-      return FALSE;
-    }
-    if (!bench_parse(text, *f, f == from ? d : &one, error)) {
-      if (f != from)
-        bench_data_clear(d);
-      return FALSE;
-    }
-    if (f == from)
-      continue;
-    gboolean ok = bench_merge(d, &one, *f, error);
+  if (!read_run(from[0], d, error))
+    return FALSE;
+  for (char **f = from + 1; *f; f++) {
+    BenchData one = { 0 }; /* clearing it is safe whatever failed */
+    gboolean ok = read_run(*f, &one, error) && bench_merge(d, &one, *f, error);
     bench_data_clear(&one);
     if (!ok) {
       bench_data_clear(d);
@@ -139,13 +138,10 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
     g_string_append_printf(s, "  sustained  %7.0f TFLOP/s FP8 (%.0f%% of the burst rate) at %.0f W, SM clock %.0f%%\n",
                            f->sustained_fp8_flops / 1e12, 100 * f->sustained_fp8_flops / f->fp8_flops, f->compute_fp8_w,
                            100 * f->compute_fp8_clock);
-  for (guint i = 0; i < f->n_mix; i++) {
-    /* the power model at full clock: idle + (TDP - idle) x (GEMM share + HBM share x memory_bound_power) */
-    double share = f->mix[i].share;
-    double model = f->idle_w + (sys->tdp - f->idle_w) * (share + (1 - share) * f->memory_bound_power);
+  for (guint i = 0; i < f->n_mix; i++)
     g_string_append_printf(s, "  mixed      GEMMs %2.0f%% of the time: %.0f W at SM clock %.0f%% (power model "
-                           "%.0f W)\n", 100 * share, f->mix[i].watts, 100 * f->mix[i].clock, model);
-  }
+                           "%.0f W)\n", 100 * f->mix[i].share, f->mix[i].watts, 100 * f->mix[i].clock,
+                           f->mix[i].model_watts);
   return g_string_free(s, FALSE);
 }
 

@@ -101,12 +101,19 @@ static gboolean crosses_domain(GPtrArray *rows, int arch)
   return FALSE;
 }
 
+/* The profile's number at PATH, or NULL: what a held key must name. */
+static const KtKey *number_key(const char *path)
+{
+  const KtKey *key = kt_find(&profile_table, path);
+  return key && key->type == KT_NUMBER ? key : NULL;
+}
+
 /* Whether the parameter at VALUE in P is one of HOLD's keys. */
 static gboolean held(const Profile *p, const double *value, const char *const *hold)
 {
   for (const char *const *k = hold; k && *k; k++) {
-    const KtKey *key = kt_find(&profile_table, *k);
-    if (key && key->type == KT_NUMBER && (const char *)p + key->offset == (const char *)value)
+    const KtKey *key = number_key(*k);
+    if (key && (const char *)p + key->offset == (const char *)value)
       return TRUE;
   }
   return FALSE;
@@ -114,8 +121,7 @@ static gboolean held(const Profile *p, const double *value, const char *const *h
 
 gboolean fit_hold_check(const char *key, GError **error)
 {
-  const KtKey *k = kt_find(&profile_table, key);
-  if (k && k->type == KT_NUMBER)
+  if (number_key(key))
     return TRUE;
   g_autoptr(GPtrArray) names = g_ptr_array_new();
   for (size_t i = 0; i < profile_table.n_keys; i++)
@@ -223,8 +229,8 @@ static void carry_forward(GPtrArray *rows, Profile *p)
 static void restore_held(Profile *p, const Profile *before, const char *const *hold)
 {
   for (const char *const *k = hold; k && *k; k++) {
-    const KtKey *key = kt_find(&profile_table, *k);
-    if (key && key->type == KT_NUMBER)
+    const KtKey *key = number_key(*k);
+    if (key)
       *(double *)((char *)p + key->offset) = *(const double *)((const char *)before + key->offset);
   }
 }
