@@ -97,8 +97,30 @@ static void unknown_key(const KtTable *t, const KtTable *sub, const char *parent
     yaml_doc_error(d, node, error, "unknown key '%s'%s", name, where);
 }
 
+/* What one kt_walk carries down its levels: every leaf given so far by its full path (a dotted key
+ * at the root and the same key nested in its group set one value twice). */
+typedef struct {
+  KtLeafFunc leaf;
+  gpointer user;
+  GHashTable *given; /* full path (owned) -> yaml_node_t * of its key */
+} Walk;
+
+/* Calls the leaf function for KEY unless its full path was already given. */
+static gboolean give_leaf(Walk *w, const KtTable *t, const KtKey *key, const char *group, YamlDoc *d,
+                          yaml_node_t *kn, yaml_node_t *vn, GError **error)
+{
+  g_autofree char *full = group ? g_strconcat(group, ".", key->path, NULL) : g_strdup(key->path);
+  yaml_node_t *first = g_hash_table_lookup(w->given, full);
+  if (first) {
+    yaml_doc_error(d, kn, error, "'%s' is given twice (also at line %zu)", full, first->start_mark.line + 1);
+    return FALSE;
+  }
+  g_hash_table_insert(w->given, g_steal_pointer(&full), kn);
+  return w->leaf(t, key, group, d, vn, w->user, error);
+}
+
 static gboolean walk(const KtTable *t, const char *prefix, const KtTable *root, const char *group,
-                     YamlDoc *d, yaml_node_t *mapping, KtLeafFunc leaf, gpointer user, GError **error)
+                     YamlDoc *d, yaml_node_t *mapping, Walk *w, GError **error)
 {
   if (mapping->type != YAML_MAPPING_NODE) {
     yaml_doc_error(d, mapping, error, "expected a mapping of %s keys", t->name);
@@ -126,9 +148,9 @@ static gboolean walk(const KtTable *t, const char *prefix, const KtTable *root, 
     if (!key && parent && parent->sub) { /* e.g. system: {id: ..., hbm_bandwidth: ...} */
       const KtKey *sk = kt_find(parent->sub, name);
       if (sk && sk->type == KT_GROUP) {
-        ok = walk(parent->sub, name, root, prefix, d, vn, leaf, user, error);
+        ok = walk(parent->sub, name, root, prefix, d, vn, w, error);
       } else if (sk) {
-        ok = leaf(parent->sub, sk, prefix, d, vn, user, error);
+        ok = give_leaf(w, parent->sub, sk, prefix, d, kn, vn, error);
       } else {
         unknown_key(t, parent->sub, prefix, name, d, kn, error);
         ok = FALSE;
@@ -139,15 +161,15 @@ static gboolean walk(const KtTable *t, const char *prefix, const KtTable *root, 
       unknown_key(t, parent ? parent->sub : NULL, prefix, name, d, kn, error);
       ok = FALSE;
     } else if (key->type == KT_GROUP && vn->type == YAML_MAPPING_NODE) {
-      ok = walk(t, path, root, group, d, vn, leaf, user, error);
+      ok = walk(t, path, root, group, d, vn, w, error);
     } else if (key->type == KT_GROUP && key->shorthand) {
       g_autofree char *child = g_strconcat(path, ".", key->shorthand, NULL);
-      ok = leaf(t, kt_find(t, child), group, d, vn, user, error);
+      ok = give_leaf(w, t, kt_find(t, child), group, d, kn, vn, error);
     } else if (key->type == KT_GROUP) {
       yaml_doc_error(d, vn, error, "'%s' expects a mapping of keys", path);
       ok = FALSE;
     } else {
-      ok = leaf(t, key, group, d, vn, user, error);
+      ok = give_leaf(w, t, key, group, d, kn, vn, error);
     }
   }
   g_hash_table_unref(seen);
@@ -157,7 +179,10 @@ static gboolean walk(const KtTable *t, const char *prefix, const KtTable *root, 
 gboolean kt_walk(const KtTable *t, YamlDoc *d, yaml_node_t *mapping, KtLeafFunc leaf, gpointer user,
                  GError **error)
 {
-  return walk(t, "", t, NULL, d, mapping, leaf, user, error);
+  Walk w = { leaf, user, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
+  gboolean ok = walk(t, "", t, NULL, d, mapping, &w, error);
+  g_hash_table_unref(w.given);
+  return ok;
 }
 
 static gboolean is_null(const char *s)
@@ -229,6 +254,10 @@ static gboolean assign_scalar(const KtKey *key, YamlDoc *d, yaml_node_t *node, c
   }
   case KT_STRING: {
     char **f = FIELD(target, key, char *);
+    if ((key->flags & KT_REQUIRED) && is_null(s)) {
+      yaml_doc_error(d, node, error, "'%s' is required: expected a value, not null", key->path);
+      return FALSE;
+    }
     g_free(*f);
     *f = is_null(s) ? NULL : g_strdup(s);
     return TRUE;
@@ -337,7 +366,8 @@ char *kt_yaml_quote(const char *s)
 {
   gboolean plain = *s && !strchr(":#{}[],&*!|>'\"%@`", *s) && !g_ascii_isspace(*s);
   for (const char *c = s; plain && *c; c++)
-    if ((*c == ':' && (c[1] == ' ' || !c[1])) || (*c == ' ' && c[1] == '#') || *c == '\n' || *c == '"')
+    if ((*c == ':' && (c[1] == ' ' || !c[1])) || (*c == ' ' && c[1] == '#') || *c == '"' || (unsigned char)*c < 0x20 ||
+        *c == 0x7f)
       plain = FALSE;
   if (plain && !g_str_has_suffix(s, " "))
     return g_strdup(s);
@@ -347,6 +377,8 @@ char *kt_yaml_quote(const char *s)
       g_string_append_c(q, '\\');
     if (*c == '\n')
       g_string_append(q, "\\n");
+    else if ((unsigned char)*c < 0x20 || *c == 0x7f) /* YAML allows no raw control characters */
+      g_string_append_printf(q, "\\x%02x", (unsigned char)*c);
     else
       g_string_append_c(q, *c);
   }

@@ -67,10 +67,33 @@ void profile_defaults(Profile *p)
   kt_defaults(&profile_table, p);
 }
 
+/* Profile figures that count steps, sequences or tokens: the simulation loops over them, so a value
+ * no stack has (a batch wait of 1e300 steps) is refused at its line rather than run. */
+static const struct {
+  const char *name; /* the key's last segment */
+  double max;
+} counted[] = {
+  { "adp_balance_timeout", 1e6 }, { "adp_batching_wait", 1e6 }, { "batch_wait_timeout", 1e6 },
+  { "recv_interval", 1e6 }, { "max_seqs_per_rank", 1e6 }, { "mtp_draft_tokens", 64 },
+};
+
 static gboolean profile_leaf(const KtTable *t, const KtKey *key, const char *group, YamlDoc *d, yaml_node_t *v,
                              gpointer user, GError **error)
 {
-  return kt_assign(key, d, v, user, error);
+  if (!kt_assign(key, d, v, user, error))
+    return FALSE;
+  const char *dot = strrchr(key->path, '.'), *name = dot ? dot + 1 : key->path;
+  for (gsize i = 0; i < G_N_ELEMENTS(counted); i++) {
+    if (strcmp(name, counted[i].name) != 0)
+      continue;
+    const void *f = (const char *)user + key->offset;
+    double x = key->type == KT_INT ? *(const int *)f : *(const double *)f;
+    if (x > counted[i].max) {
+      yaml_doc_error(d, v, error, "'%s' must be at most %g", key->path, counted[i].max);
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 gboolean profile_load(Profile *p, const char *path, GError **error)

@@ -261,7 +261,7 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
     why = plan(d, ld, &md);
   *out = (SteadyState){ 0 };
   if (why)
-    return g_strdup_printf("%s", why);
+    return why;
   out->weights = md.weights, out->kv_free = md.kv_free, out->max_seqs = md.max_seqs;
   double a = engine_tokens_per_step(d), ctx = ld->isl + ld->osl / 2;
   /* a prefill batch holds the prompts its budget fits on each attention rank */

@@ -144,6 +144,10 @@ gboolean units_parse(const char *text, UnitDim dim, double *out_si, const char *
     return FALSE;
   }
   *out_si = v * f;
+  if (!isfinite(*out_si)) { /* 1e300 EW: a number, but none a double holds */
+    *why = "a finite quantity";
+    return FALSE;
+  }
   return TRUE;
 }
 

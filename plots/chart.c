@@ -1,6 +1,7 @@
 /* chart.c — the AI-factory chart with cairo, and its gnuplot twin (see chart.h). */
 #include "chart.h"
 #include "aif_error.h"
+#include "output_dir.h"
 #include "results.h"
 
 #include <errno.h>
@@ -378,20 +379,28 @@ static gboolean setup_axes(GPtrArray *rows, const ChartOptions *opt, Axis *x, Ax
   return TRUE;
 }
 
+static cairo_status_t to_bytes(void *closure, const unsigned char *data, unsigned int len)
+{
+  g_byte_array_append(closure, data, len);
+  return CAIRO_STATUS_SUCCESS;
+}
+
 gboolean chart_render(GPtrArray *rows, const ChartOptions *opt, const char *path, GError **error)
 {
   Axis x = { 0 }, y = { 0 };
   if (!setup_axes(rows, opt, &x, &y, error))
     return FALSE;
-  g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
+  /* Drawn into memory, then written like every other output (output_dir.h): cairo's own file
+   * writers would open the final name, or a fixed temporary one, through whatever link is there. */
+  g_autoptr(GByteArray) bytes = g_byte_array_new();
   cairo_surface_t *s;
   gboolean png = g_str_has_suffix(path, ".png");
   if (png)
     s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, opt->width, opt->height);
   else if (g_str_has_suffix(path, ".svg"))
-    s = cairo_svg_surface_create(tmp, opt->width, opt->height);
+    s = cairo_svg_surface_create_for_stream(to_bytes, bytes, opt->width, opt->height);
   else if (g_str_has_suffix(path, ".pdf"))
-    s = cairo_pdf_surface_create(tmp, opt->width, opt->height);
+    s = cairo_pdf_surface_create_for_stream(to_bytes, bytes, opt->width, opt->height);
   else {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: expected a .png, .svg or .pdf file name", path);
     return FALSE;
@@ -399,18 +408,33 @@ gboolean chart_render(GPtrArray *rows, const ChartOptions *opt, const char *path
   cairo_t *cr = cairo_create(s);
   draw(cr, rows, opt, &x, &y);
   cairo_destroy(cr);
-  cairo_status_t st = png ? cairo_surface_write_to_png(s, tmp) : CAIRO_STATUS_SUCCESS;
+  cairo_status_t st = png ? cairo_surface_write_to_png_stream(s, to_bytes, bytes) : CAIRO_STATUS_SUCCESS;
   cairo_surface_finish(s);
   if (st == CAIRO_STATUS_SUCCESS)
     st = cairo_surface_status(s);
   cairo_surface_destroy(s);
-  if (st != CAIRO_STATUS_SUCCESS || g_rename(tmp, path) != 0) {
-    g_unlink(tmp);
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write the chart: %s", path,
-                st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : g_strerror(errno));
+  if (st != CAIRO_STATUS_SUCCESS) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot draw the chart: %s", path, cairo_status_to_string(st));
     return FALSE;
   }
-  return TRUE;
+  return atomic_file_write(path, (const char *)bytes->data, bytes->len, error);
+}
+
+/* TEXT as a gnuplot single-quoted string. Inside single quotes gnuplot expands nothing (no
+ * backquotes, no escapes); a quote is written twice, and a line break (which would end the string
+ * and let the rest run as a command) or any other control character becomes a space. */
+static void gp_string(GString *out, const char *text)
+{
+  g_string_append_c(out, '\'');
+  for (const char *c = text ? text : ""; *c; c++) {
+    if (*c == '\'')
+      g_string_append(out, "''");
+    else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+      g_string_append_c(out, ' ');
+    else
+      g_string_append_c(out, *c);
+  }
+  g_string_append_c(out, '\'');
 }
 
 gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *script, const char *data, GError **error)
@@ -428,7 +452,9 @@ gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *scr
                              index_of(g.families, r->family), index_of(g.systems, r->system));
   }
   for (guint s = 0; s < g.systems->len; s++) {
-    g_string_append_printf(d, "\n\n# frontier of %s\n", (char *)g.systems->pdata[s]);
+    g_autofree char *name = g_strdup(g.systems->pdata[s]);
+    g_strdelimit(name, "\n\r", ' '); /* a comment line stays one line */
+    g_string_append_printf(d, "\n\n# frontier of %s\n", name);
     g_autoptr(GPtrArray) f = g_ptr_array_new();
     for (guint i = 0; i < rows->len; i++) {
       ResultRow *r = rows->pdata[i];
@@ -443,18 +469,35 @@ gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *scr
   g_autofree char *png = g_strconcat(script, ".png", NULL);
   g_autofree char *png_base = g_path_get_basename(png);
   g_autoptr(GString) sc = g_string_new(NULL);
-  g_string_append_printf(sc, "# gnuplot script written by aifsim: `gnuplot %s` draws %s\n", script, png_base);
-  g_string_append_printf(sc, "set terminal pngcairo size %d,%d\nset output '%s'\n", opt->width, opt->height, png_base);
-  g_string_append_printf(sc, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\nset grid\nset key outside right\n",
-                         opt->title ? opt->title : "AI-factory chart", axis_title(x.col), axis_title(y.col));
+  /* Every text from the results or the scenario reaches the script through gp_string: the
+   * script must never run what an input carried. */
+  g_autofree char *script_base = g_path_get_basename(script);
+  g_string_append(sc, "# gnuplot script written by aifsim: `gnuplot ");
+  for (const char *c = script_base; *c; c++) /* a comment ends at a line break: keep it on one line */
+    g_string_append_c(sc, (unsigned char)*c < 0x20 ? ' ' : *c);
+  g_string_append(sc, "` draws the chart\nset terminal pngcairo noenhanced size ");
+  g_string_append_printf(sc, "%d,%d\nset output ", opt->width, opt->height);
+  gp_string(sc, png_base);
+  g_string_append(sc, "\nset title ");
+  gp_string(sc, opt->title ? opt->title : "AI-factory chart");
+  g_string_append(sc, "\nset xlabel ");
+  gp_string(sc, axis_title(x.col));
+  g_string_append(sc, "\nset ylabel ");
+  gp_string(sc, axis_title(y.col));
+  g_string_append(sc, "\nset grid\nset key outside right\n");
   g_string_append_printf(sc, "%s%s", x.log ? "set logscale x\n" : "", y.log ? "set logscale y\n" : "");
   g_string_append_printf(sc, "set palette rgbformulae 33,13,10\nunset colorbox\n");
-  g_string_append_printf(sc, "plot '%s' index 0 using 1:2:3 with points pt 7 ps 0.6 lc palette notitle", base);
-  for (guint s = 0; s < g.systems->len; s++)
-    g_string_append_printf(sc, ", \\\n     '%s' index %u using 1:2 with linespoints lw 2 pt %u title '%s'", base, s + 1,
-                           5 + 2 * s, (char *)g.systems->pdata[s]);
+  g_string_append(sc, "plot ");
+  gp_string(sc, base);
+  g_string_append(sc, " index 0 using 1:2:3 with points pt 7 ps 0.6 lc palette notitle");
+  for (guint s = 0; s < g.systems->len; s++) {
+    g_string_append(sc, ", \\\n     ");
+    gp_string(sc, base);
+    g_string_append_printf(sc, " index %u using 1:2 with linespoints lw 2 pt %u title ", s + 1, 5 + 2 * s);
+    gp_string(sc, g.systems->pdata[s]);
+  }
   g_string_append_c(sc, '\n');
   g_ptr_array_unref(g.systems);
   g_ptr_array_unref(g.families);
-  return results_write_file(data, d->str, d->len, error) && results_write_file(script, sc->str, sc->len, error);
+  return atomic_file_write(data, d->str, d->len, error) && atomic_file_write(script, sc->str, sc->len, error);
 }

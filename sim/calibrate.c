@@ -15,6 +15,11 @@ void bench_data_clear(BenchData *d)
   g_clear_pointer(&d->rows, g_array_unref);
 }
 
+/* Every figure the kernels print is a count, a size or a time far inside these bounds; anything
+ * outside them is not a measurement, and would overflow the rates fitted from it. */
+#define MAX_FIGURE 1e18
+#define MIN_SECONDS 1e-9
+
 static gboolean number(const char *s, double *v)
 {
   char *end;
@@ -23,8 +28,11 @@ static gboolean number(const char *s, double *v)
     return TRUE;
   }
   *v = g_ascii_strtod(s, &end);
-  return *end == '\0' && isfinite(*v) && *v >= 0;
+  return *end == '\0' && isfinite(*v) && *v >= 0 && *v <= MAX_FIGURE;
 }
+
+/* A whole number from 0 to MAX (SM counts, compute capabilities). */
+static gboolean whole(double v, double max) { return v == floor(v) && v <= max; }
 
 /* The column of field F on LINE (1-based), for messages. */
 static int column(char **f, int i)
@@ -42,9 +50,11 @@ static gboolean parse_device(char **f, guint nf, const char *name, int line, Ben
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: expected device,NAME,SMS,SM_CLOCK_KHZ,MEMORY_BYTES,CC_MAJOR,CC_MINOR", name, line);
     return FALSE;
   }
+  static const double max[5] = { 1e6, 1e9, MAX_FIGURE, 1000, 1000 }; /* SMs, kHz, bytes, major, minor */
   for (int i = 0; i < 5; i++)
-    if (!number(f[i + 2], &v[i])) {
-      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a number, got '%s'", name, line, column(f, i + 2), f[i + 2]);
+    if (!number(f[i + 2], &v[i]) || v[i] > max[i] || ((i == 0 || i >= 3) && !whole(v[i], max[i]))) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a %s from 0 to %g, got '%s'", name, line,
+                  column(f, i + 2), i == 0 || i >= 3 ? "whole number" : "number", max[i], f[i + 2]);
       return FALSE;
     }
   g_free(out->device);
@@ -70,9 +80,9 @@ static gboolean parse_row(char **f, guint nf, const char *name, int line, BenchD
   g_strlcpy(r.variant, f[1], sizeof r.variant);
   double *v[] = { &r.m, &r.n, &r.k, &r.bytes, &r.seconds };
   for (int i = 0; i < 5; i++)
-    if (!number(f[i + 2], v[i]) || (i == 4 && *v[i] <= 0)) {
-      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a %s number, got '%s'", name, line,
-                  column(f, i + 2), i == 4 ? "positive" : "non-negative", f[i + 2]);
+    if (!number(f[i + 2], v[i]) || (i == 4 && *v[i] < MIN_SECONDS)) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected %s, got '%s'", name, line,
+                  column(f, i + 2), i == 4 ? "a time of at least 1e-9 s" : "a number from 0 to 1e18", f[i + 2]);
       return FALSE;
     }
   g_array_append_val(out->rows, r);
@@ -421,6 +431,8 @@ static void fit_collectives(const BenchData *d, const SystemSpec *sys, Calibrati
   out->collective_latency = MAX(0.0, latency);
 }
 
+static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GError **error);
+
 gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit *out, GError **error)
 {
   *out = (CalibrationFit){ 0 };
@@ -447,7 +459,7 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
   }
   fit_collectives(d, sys, out);
   power_figures(d, sys, out);
-  return TRUE;
+  return fit_finite(out, sys, error);
 }
 
 /* The profile keys a calibration sets (per architecture), with the fit figure each comes from. A
@@ -475,6 +487,32 @@ static double fit_figure(const CalibrationFit *fit, gsize i)
 static gboolean is_measured(const CalibrationFit *fit, gsize i)
 {
   return measured[i].nccl ? fit->nccl_rows > 0 : fit_figure(fit, i) > 0;
+}
+
+/* A profile is never written with a figure that is not a number: runs whose figures are inside
+ * the parser's bounds can still combine into one (a GEMM timed at the shortest time on the largest
+ * shape). */
+static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GError **error)
+{
+  double power[] = { fit->idle_w, fit->memory_w, fit->compute_w, fit->memory_bound_power, fit->compute_clock };
+  for (gsize i = 0; i < G_N_ELEMENTS(measured); i++) {
+    g_autofree char *path = g_strdup_printf("%s.%s", gpu_arch_names[sys->arch], measured[i].key);
+    const KtKey *key = kt_find(&profile_table, path);
+    double v = fit_figure(fit, i);
+    /* a share of the datasheet's peak above 1 is a run faster than the hardware: a wrong column, or
+     * the runs of another GPU than the catalog entry's */
+    if (!isfinite(v) || (is_measured(fit, i) && key->dim == DIM_FRACTION && v > 1)) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs give %s = %g: not a measurement of %s (check the "
+                  "runs' SECONDS and BYTES columns, and --system)", path, v, sys->id);
+      return FALSE;
+    }
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS(power); i++)
+    if (!isfinite(power[i])) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs' power phases give a figure that is not a number");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *p)

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "aif_error.h"
 #include "datadir.h"
+#include "output_dir.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -70,17 +71,14 @@ int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunS
   }
   Point first;
   scenario_point(out->scenario, out->catalog, 0, &first);
-  out->outdir = a->outdir ? g_strdup(a->outdir) : g_build_filename("results", first.p.name, NULL);
+  out->outdir = a->outdir ? g_strdup(a->outdir) : output_dir_default(first.p.name);
   profile_clear(&out->profile);
   gboolean ok = cli_profile(a->profile_path ? a->profile_path : first.p.profile, &out->profile, error);
   point_clear(&first);
   if (!ok)
     return run_setup_clear(out), cli_fail(command, *error);
-  if (g_mkdir_with_parents(out->outdir, 0755) != 0) {
-    fprintf(stderr, "aifsim %s: %s: cannot create: %s\n", command, out->outdir, g_strerror(errno));
-    run_setup_clear(out);
-    return 1;
-  }
+  if (!(out->lock = output_dir_lock(out->outdir, error)))
+    return run_setup_clear(out), cli_fail(command, *error);
   return 0;
 }
 
@@ -89,6 +87,7 @@ void run_setup_clear(RunSetup *rs)
   g_clear_pointer(&rs->scenario, scenario_free);
   g_clear_pointer(&rs->catalog, catalog_free);
   g_clear_pointer(&rs->outdir, g_free);
+  g_clear_pointer(&rs->lock, output_dir_unlock);
   profile_clear(&rs->profile);
 }
 

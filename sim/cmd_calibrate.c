@@ -4,12 +4,14 @@
 #include "calibrate.h"
 #include "commands.h"
 #include "datadir.h"
+#include "output_dir.h"
 #include "results.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "aif_error.h"
+#include "input_file.h"
 
 /* The kernels' program: $AIFSIM_BENCH, else the one built or installed with this aifsim, if
  * it was built (configure found nvcc). */
@@ -56,11 +58,8 @@ static char *run_bench(gboolean quick, GError **error)
 static gboolean read_run(const char *path, BenchData *out, GError **error)
 {
   g_autofree char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, error)) {
-    (*error)->domain = AIF_ERROR, (*error)->code = AIF_ERROR_INPUT;
-    return FALSE;
-  }
-  return bench_parse(text, path, out, error);
+  gsize len = 0;
+  return input_file_read(path, &text, &len, error) && bench_parse(text, path, out, error);
 }
 
 /* The measurements: the saved runs FROM merged, or the kernels run now (their output in *RAW). */
@@ -216,7 +215,7 @@ int cmd_calibrate(int argc, char **argv)
   }
   g_autofree char *stem = g_str_has_suffix(out_path, ".yaml") ? g_strndup(out_path, strlen(out_path) - 5) : g_strdup(out_path);
   g_autofree char *raw_path = g_strconcat(stem, ".raw.csv", NULL);
-  if ((!from && !results_write_file(raw_path, raw, -1, &err)) || !results_write_file(out_path, yaml, -1, &err))
+  if ((!from && !atomic_file_write(raw_path, raw, -1, &err)) || !atomic_file_write(out_path, yaml, -1, &err))
     return cli_fail("calibrate", err);
   fprintf(stderr, "calibrate: wrote %s%s%s\n", out_path, from ? "" : " and ", from ? "" : raw_path);
   fprintf(stderr, "calibrate: to fit the serving stacks around the measured figures on your own measured rows:\n"

@@ -2,6 +2,7 @@
  * and write it (calibration/profiles/default.yaml is made this way; see docs/validation.md). */
 #include "commands.h"
 #include "fit.h"
+#include "output_dir.h"
 #include "results.h"
 
 #include <stdio.h>
@@ -86,7 +87,7 @@ int cmd_fit(int argc, char **argv)
                                                  "# Architectures without measured rows carry the newest fitted one.\n");
   gboolean ok = TRUE;
   if (out_path)
-    ok = results_write_file(out_path, yaml, -1, &err);
+    ok = atomic_file_write(out_path, yaml, -1, &err);
   else
     fputs(yaml, stdout);
   profile_clear(&prof);

@@ -3,6 +3,7 @@
  * dollars per million tokens). A table on stdout and DIR/plan.csv; DIR/results.csv has every point. */
 #include "commands.h"
 #include "evaluate.h"
+#include "output_dir.h"
 #include "results.h"
 
 #include <math.h>
@@ -113,7 +114,7 @@ int cmd_plan(int argc, char **argv)
   g_autoptr(GArray) choices = choose(rows, &first.p);
   g_autofree char *csv = plan_csv(choices);
   g_autofree char *csv_path = g_build_filename(rs.outdir, "plan.csv", NULL);
-  gboolean ok = results_write(rs.outdir, rows, &err) && results_write_file(csv_path, csv, -1, &err);
+  gboolean ok = results_write(rs.outdir, rows, &err) && atomic_file_write(csv_path, csv, -1, &err);
   if (ok) {
     print_plan(choices, &first.p);
     printf("\n%u points evaluated. Plan: %s; every point: %s/results.csv\n", rows->len, csv_path, rs.outdir);

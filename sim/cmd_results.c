@@ -5,6 +5,9 @@
 #include "commands.h"
 #include "evaluate.h"
 #include "frontier.h"
+#include "aif_error.h"
+#include "input_file.h"
+#include "output_dir.h"
 #include "results.h"
 
 #include <math.h>
@@ -44,7 +47,7 @@ int cmd_pareto(int argc, char **argv)
   if (!rows || !frontier_mark(rows, x ? x : "tok_s_per_user", y ? y : "tok_s_per_mw", !all, &err))
     return fail_rows("pareto", rows, err);
   g_autofree char *csv = results_csv_text(rows);
-  if (!results_write_file(out ? out : argv[1], csv, -1, &err))
+  if (!atomic_file_write(out ? out : argv[1], csv, -1, &err))
     return fail_rows("pareto", rows, err);
   const ResultColumn *cx = results_column(x ? x : "tok_s_per_user"), *cy = results_column(y ? y : "tok_s_per_mw");
   printf("%-6s %-20s %-44s %14s %14s\n", "point", "system", "config", cx->name, cy->name);
@@ -106,16 +109,72 @@ static gint by_point(gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
+/* The sweep's size, from the "# sweep: N points" line of a run's scenario.resolved.yaml; 0 when
+ * the text has none. */
+static gsize sweep_points(const char *resolved)
+{
+  const char *line = strstr(resolved, "\n# sweep: ");
+  guint64 n = 0;
+  return line && sscanf(line, "\n# sweep: %" G_GUINT64_FORMAT " points", &n) == 1 && n < G_MAXSIZE ? (gsize)n : 0;
+}
+
+/* Moves ROWS (one shard's) into ALL; SEEN maps point + 1 to its CSV line. A point two shards both
+ * hold must be the same row. ROWS is freed either way. */
+static gboolean merge_rows(GPtrArray *all, GPtrArray *rows, GHashTable *seen, const char *folder, GError **error)
+{
+  gboolean ok = TRUE;
+  for (guint k = 0; k < rows->len; k++) {
+    ResultRow *r = rows->pdata[k];
+    rows->pdata[k] = NULL; /* owned here from now on: moved into ALL or freed */
+    char *line = results_csv_line(r);
+    const char *prev = g_hash_table_lookup(seen, GSIZE_TO_POINTER(r->point + 1));
+    if (ok && prev && strcmp(prev, line) != 0) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: point %" G_GSIZE_FORMAT " differs from the same point "
+                  "in another shard", folder, r->point);
+      ok = FALSE;
+    }
+    if (!ok || prev) { /* the same point twice: keep one */
+      g_free(line);
+      result_row_clear(r);
+      g_free(r);
+      continue;
+    }
+    g_hash_table_insert(seen, GSIZE_TO_POINTER(r->point + 1), line);
+    g_ptr_array_add(all, r);
+  }
+  g_ptr_array_unref(rows);
+  return ok;
+}
+
+/* Every point of a sweep of N must be in SEEN, unless the merge is partial. */
+static gboolean merge_complete(GHashTable *seen, gsize n, GError **error)
+{
+  gsize missing = 0;
+  g_autoptr(GString) some = g_string_new(NULL);
+  for (gsize i = 0; i < n; i++)
+    if (!g_hash_table_contains(seen, GSIZE_TO_POINTER(i + 1)) && missing++ < 5)
+      g_string_append_printf(some, "%s%" G_GSIZE_FORMAT, some->len ? ", " : "", i);
+  if (missing == 0)
+    return TRUE;
+  g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%" G_GSIZE_FORMAT " of the sweep's %" G_GSIZE_FORMAT " points "
+              "are in no folder given (%s%s): merge every shard, or --partial to join what is there", missing, n,
+              some->str, missing > 5 ? ", ..." : "");
+  return FALSE;
+}
+
 int cmd_merge(int argc, char **argv)
 {
   g_autofree char *out = NULL;
+  gboolean partial = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the joined results into DIR", "DIR" },
+    { "partial", 0, 0, G_OPTION_ARG_NONE, &partial, "join the folders given even when points of the sweep are missing", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("DIR...");
   g_option_context_set_summary(ctx, "Join the results of the shards of one sweep (aifsim run --shard K/N) into one\n"
-                                    "result set, in point order, with the frontier recomputed.");
+                                    "result set, in point order, with the frontier recomputed. Every point of the\n"
+                                    "sweep must be in one of the folders, unless --partial.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "merge", &argc, &argv))
     return 2;
@@ -130,49 +189,33 @@ int cmd_merge(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     g_autofree char *csv = g_build_filename(argv[i], "results.csv", NULL);
     g_autofree char *res = g_build_filename(argv[i], "scenario.resolved.yaml", NULL), *text = NULL;
-    if (g_file_get_contents(res, &text, NULL, NULL)) {
-      if (scenario && strcmp(scenario, text) != 0) {
-        fprintf(stderr, "aifsim merge: %s comes from another scenario than %s\n", argv[i], argv[1]);
-        evaluate_rows_free(all);
-        return 2;
-      }
-      if (!scenario)
-        scenario = g_steal_pointer(&text);
-    }
-    GPtrArray *rows = results_read(csv, &err);
-    if (!rows)
+    gsize len = 0;
+    if (!input_file_read(res, &text, &len, &err) && !partial) {
+      g_clear_error(&err);
+      g_set_error(&err, AIF_ERROR, AIF_ERROR_INPUT, "%s: no scenario.resolved.yaml: not the folder of a run "
+                  "(give the shards' output folders, or --partial)", argv[i]);
       return fail_rows("merge", all, err);
-    for (guint k = 0; k < rows->len; k++) {
-      ResultRow *r = rows->pdata[k];
-      char *line = results_csv_line(r);
-      const char *prev = g_hash_table_lookup(seen, GSIZE_TO_POINTER(r->point + 1));
-      if (prev && strcmp(prev, line) != 0) {
-        fprintf(stderr, "aifsim merge: point %" G_GSIZE_FORMAT " differs between shards\n", r->point);
-        g_free(line);
-        evaluate_rows_free(rows);
-        evaluate_rows_free(all);
-        return 2;
-      }
-      if (prev) { /* the same point twice: keep one */
-        g_free(line);
-        result_row_clear(r);
-        g_free(r);
-        continue;
-      }
-      g_hash_table_insert(seen, GSIZE_TO_POINTER(r->point + 1), line);
-      g_ptr_array_add(all, r);
     }
-    g_ptr_array_unref(rows); /* the rows moved into ALL */
+    g_clear_error(&err);
+    if (text && scenario && strcmp(scenario, text) != 0) {
+      g_set_error(&err, AIF_ERROR, AIF_ERROR_INPUT, "%s comes from another scenario than %s", argv[i], argv[1]);
+      return fail_rows("merge", all, err);
+    }
+    if (text && !scenario)
+      scenario = g_steal_pointer(&text);
+    GPtrArray *rows = results_read(csv, &err);
+    if (!rows || !merge_rows(all, rows, seen, argv[i], &err))
+      return fail_rows("merge", all, err);
   }
+  if (!partial && !merge_complete(seen, scenario ? sweep_points(scenario) : 0, &err))
+    return fail_rows("merge", all, err);
   g_ptr_array_sort(all, by_point);
-  if (g_mkdir_with_parents(out, 0755) != 0) {
-    fprintf(stderr, "aifsim merge: %s: cannot create\n", out);
-    evaluate_rows_free(all);
-    return 1;
-  }
+  g_autoptr(OutputDir) lock = output_dir_lock(out, &err);
+  if (!lock)
+    return fail_rows("merge", all, err);
   g_autofree char *res_out = g_build_filename(out, "scenario.resolved.yaml", NULL);
   if (!frontier_mark(all, "tok_s_per_user", "tok_s_per_mw", TRUE, &err) || !results_write(out, all, &err) ||
-      (scenario && !results_write_file(res_out, scenario, -1, &err)))
+      (scenario && !atomic_file_write(res_out, scenario, -1, &err)))
     return fail_rows("merge", all, err);
   printf("merged %u points from %d folders into %s/\n", all->len, argc - 1, out);
   evaluate_rows_free(all);

@@ -9,6 +9,7 @@
 #include "chart.h"
 #include "evaluate.h"
 #include "frontier.h"
+#include "output_dir.h"
 #include "results.h"
 #include "scenario.h"
 #include "sweep.h"
@@ -44,16 +45,15 @@ static gboolean write_entry(const char *dir, const char *sub, const char *id, co
                             const FigureSources *fs, GError **error)
 {
   g_autofree char *folder = g_build_filename(dir, "catalog", sub, NULL);
-  if (g_mkdir_with_parents(folder, 0755) != 0) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot create: %s", folder, g_strerror(errno));
+  g_autofree char *rel = g_build_filename("catalog", sub, NULL);
+  if (!output_dir_mkdir(dir, rel, error))
     return FALSE;
-  }
   g_autoptr(GString) out = g_string_new("# catalog entry as used by this run\n");
   EmitEntry e = { fs, entry };
   kt_emit_yaml(t, entry, out, 0, entry_text, &e);
   g_autofree char *name = g_strconcat(id, ".yaml", NULL);
   g_autofree char *path = g_build_filename(folder, name, NULL);
-  return results_write_file(path, out->str, out->len, error);
+  return atomic_file_write(path, out->str, out->len, error);
 }
 
 static gboolean write_citations(const char *dir, const Catalog *c, GError **error)
@@ -65,7 +65,7 @@ static gboolean write_citations(const char *dir, const Catalog *c, GError **erro
     g_string_append_printf(out, "%s: %s\n", (char *)k->data, q);
   }
   g_autofree char *path = g_build_filename(dir, "catalog", "hardware", "sources.yaml", NULL);
-  return results_write_file(path, out->str, out->len, error);
+  return atomic_file_write(path, out->str, out->len, error);
 }
 
 /* The catalog entries the points used, so scenario.resolved.yaml reproduces the run. */
@@ -118,7 +118,7 @@ static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **erro
     return FALSE;
   g_autofree char *resolved = scenario_resolved_yaml(rs->scenario, rs->catalog);
   g_autofree char *resolved_path = g_build_filename(rs->outdir, "scenario.resolved.yaml", NULL);
-  if (!results_write_file(resolved_path, resolved, -1, error) || !write_catalog_used(rs->outdir, rs->catalog, rows, error))
+  if (!atomic_file_write(resolved_path, resolved, -1, error) || !write_catalog_used(rs->outdir, rs->catalog, rows, error))
     return FALSE;
   guint ok = 0;
   for (guint i = 0; i < rows->len; i++)
@@ -158,6 +158,11 @@ int cmd_run(int argc, char **argv)
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "run", &argc, &argv))
     return 2;
+  int max_jobs = 4 * (int)g_get_num_processors(); /* more workers than that only cost memory and forks */
+  if (jobs > max_jobs) {
+    fprintf(stderr, "aifsim run: --jobs %d is more than 4 per core: using %d\n", jobs, max_jobs);
+    jobs = max_jobs;
+  }
   SweepOptions so = { .jobs = jobs, .resume = resume, .progress = isatty(STDERR_FILENO) };
   if (jobs < 1 || (shard && !sweep_parse_shard(shard, &so.shard, &so.shards))) {
     fprintf(stderr, "aifsim run: %s\n", jobs < 1 ? "--jobs expects at least 1" : "--shard expects K/N with 1 <= K <= N");

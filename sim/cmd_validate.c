@@ -1,6 +1,7 @@
 /* cmd_validate.c — `aifsim validate MEASURED.csv [-o PREDICTIONS.csv]`: predict every measured
  * deployment and print how far the predictions are, per system, mode, source and serving framework. */
 #include "commands.h"
+#include "output_dir.h"
 #include "results.h"
 #include "validate.h"
 
@@ -55,7 +56,7 @@ int cmd_validate(int argc, char **argv)
   gboolean ok = TRUE;
   if (out_path) {
     g_autofree char *csv = validate_predictions_csv(rows, preds);
-    ok = results_write_file(out_path, csv, -1, &err);
+    ok = atomic_file_write(out_path, csv, -1, &err);
     if (ok)
       printf("predictions: %s\n", out_path);
   }

@@ -46,6 +46,7 @@ typedef struct {
   Scenario *scenario;
   Profile profile;
   char *outdir;             /* created */
+  struct OutputDir *lock;   /* held on outdir while the command writes into it */
 } RunSetup;
 
 /* Loads what ARGV (after option parsing: at most one scenario path) and A name into OUT. Returns 0,

@@ -1,6 +1,7 @@
 /* csv.c — a small RFC 4180 reader (see csv.h). */
 #include "csv.h"
 #include "aif_error.h"
+#include "input_file.h"
 
 #include <string.h>
 
@@ -10,11 +11,13 @@ CsvFile *csv_read(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len;
-  g_autoptr(GError) io = NULL;
-  if (!g_file_get_contents(path, &text, &len, &io)) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: cannot read: %s", path, io->message);
+  if (!input_file_read(path, &text, &len, error))
     return NULL;
-  }
+  return csv_parse(path, text, len, error);
+}
+
+CsvFile *csv_parse(const char *path, const char *text, gsize len, GError **error)
+{
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
   g_autoptr(GArray) starts = g_array_new(FALSE, FALSE, sizeof(int));
   GPtrArray *row = new_row();
@@ -104,7 +107,7 @@ void csv_append_field(GString *out, const char *s)
 {
   if (!s)
     return;
-  if (!strpbrk(s, ",\"\n")) {
+  if (!strpbrk(s, ",\"\n\r")) {
     g_string_append(out, s);
     return;
   }

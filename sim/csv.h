@@ -12,7 +12,10 @@ typedef struct {
   GArray *lines;      /* int: the file line each data row starts on */
 } CsvFile;
 
+/* Reads PATH (within the input limits, input_file.h). */
 CsvFile *csv_read(const char *path, GError **error);
+/* Parses TEXT (LEN bytes); PATH names it in messages. */
+CsvFile *csv_parse(const char *path, const char *text, gsize len, GError **error);
 void csv_free(CsvFile *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(CsvFile, csv_free)
 
@@ -21,7 +24,7 @@ int csv_column(const CsvFile *c, const char *name);
 /* Field COL of row R ("" when the row is short or COL is -1). */
 const char *csv_field(const CsvFile *c, guint r, int col);
 
-/* Appends S to OUT as one CSV field, quoted when it holds a comma, quote or newline (NULL: empty). */
+/* Appends S to OUT as one CSV field, quoted when it holds a comma, quote or line break (NULL: empty). */
 void csv_append_field(GString *out, const char *s);
 
 #endif

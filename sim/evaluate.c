@@ -155,7 +155,7 @@ static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
     evaluate_engine(pt, prof, &p->prefill, &e);
     evaluate_engine(pt, prof, &p->decode, &d);
     e.clock = d.clock = clock;
-    int total = p->prefill.workers * e.gpus + p->decode.workers * d.gpus;
+    double total = (double)p->prefill.workers * e.gpus + (double)p->decode.workers * d.gpus;
     why = simulate(p, &e, p->prefill.workers, &d, p->decode.workers, total <= pt->system.nvlink_domain_gpus, &sr);
   }
   if (why) {
@@ -205,7 +205,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
     e.clock = d.clock = clock;
     ld.max_batch = p->decode.max_batch;
     ld.chunk = p->prefill.chunked_prefill;
-    int total = p->prefill.workers * e.gpus + p->decode.workers * d.gpus;
+    double total = (double)p->prefill.workers * e.gpus + (double)p->decode.workers * d.gpus;
     why = steady_disaggregated(&e, p->prefill.workers, &d, p->decode.workers,
                                total <= pt->system.nvlink_domain_gpus, &ld, &ss);
   }

@@ -2,6 +2,7 @@
 #include "results.h"
 #include "aif_error.h"
 #include "csv.h"
+#include "output_dir.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -99,17 +100,6 @@ static void json_string(GString *out, const char *s)
   g_string_append_c(out, '"');
 }
 
-gboolean results_write_file(const char *path, const char *text, gssize len, GError **error)
-{
-  g_autoptr(GError) io = NULL;
-  /* g_file_set_contents writes a temporary file in the same folder and renames it into place. */
-  if (!g_file_set_contents(path, text, len, &io)) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, io->message);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 const ResultColumn *results_column(const char *name)
 {
   for (gsize i = 0; i < n_result_columns; i++)
@@ -152,6 +142,8 @@ char *results_csv_line(const ResultRow *row)
   return g_string_free(csv, FALSE);
 }
 
+static GPtrArray *results_from_csv(const CsvFile *csv, GError **error);
+
 static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
 {
   char *base = (char *)r + c->offset, *end = NULL;
@@ -163,11 +155,16 @@ static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
   if (!*text)
     return c->type != RC_INDEX;
   double v = g_ascii_strtod(text, &end);
-  if (*end)
+  if (*end || !isfinite(v)) /* results hold finite numbers; an unknown one is empty */
     return FALSE;
-  if (c->type == RC_NUM)
+  if (c->type == RC_NUM) {
     *(double *)base = v;
-  else if (c->type == RC_INDEX)
+    return TRUE;
+  }
+  /* a point index or a flag is a whole number that fits its field, never a cast of anything else */
+  if (v != floor(v) || v < (c->type == RC_INDEX ? 0 : -1) || v > (c->type == RC_INDEX ? 1e15 : 1))
+    return FALSE;
+  if (c->type == RC_INDEX)
     *(gsize *)base = (gsize)v;
   else
     *(int *)base = (int)v;
@@ -177,8 +174,18 @@ static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
 GPtrArray *results_read(const char *path, GError **error)
 {
   g_autoptr(CsvFile) csv = csv_read(path, error);
-  if (!csv)
-    return NULL;
+  return csv ? results_from_csv(csv, error) : NULL;
+}
+
+GPtrArray *results_parse(const char *path, const char *text, gsize len, GError **error)
+{
+  g_autoptr(CsvFile) csv = csv_parse(path, text, len, error);
+  return csv ? results_from_csv(csv, error) : NULL;
+}
+
+static GPtrArray *results_from_csv(const CsvFile *csv, GError **error)
+{
+  const char *path = csv->path;
   if (csv_column(csv, "point") < 0) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: not a results file: no 'point' column", path);
     return NULL;
@@ -191,8 +198,10 @@ GPtrArray *results_read(const char *path, GError **error)
     for (gsize i = 0; i < n_result_columns; i++) {
       int col = csv_column(csv, result_columns[i].name);
       if (col >= 0 && !set_cell(row, &result_columns[i], csv_field(csv, r, col))) {
-        g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects a number, got '%s'", path,
-                    g_array_index(csv->lines, int, r), col + 1, result_columns[i].name, csv_field(csv, r, col));
+        g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects %s, got '%s'", path,
+                    g_array_index(csv->lines, int, r), col + 1, result_columns[i].name,
+                    result_columns[i].type == RC_INDEX ? "a whole number >= 0"
+                    : result_columns[i].type == RC_FLAG ? "0 or 1" : "a number", csv_field(csv, r, col));
         for (guint k = 0; k < rows->len; k++) {
           result_row_clear(rows->pdata[k]);
           g_free(rows->pdata[k]);
@@ -239,5 +248,5 @@ gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
   }
   g_autofree char *csv_path = g_build_filename(dir, "results.csv", NULL);
   g_autofree char *jsonl_path = g_build_filename(dir, "results.jsonl", NULL);
-  return results_write_file(csv_path, csv, -1, error) && results_write_file(jsonl_path, jsonl->str, jsonl->len, error);
+  return atomic_file_write(csv_path, csv, -1, error) && atomic_file_write(jsonl_path, jsonl->str, jsonl->len, error);
 }

@@ -65,11 +65,10 @@ char *results_csv_line(const ResultRow *r);
 char *results_csv_text(GPtrArray *rows);
 /* Reads a results CSV (any column order; unknown columns ignored) into new ResultRow *. */
 GPtrArray *results_read(const char *path, GError **error);
+/* The same from TEXT (LEN bytes); PATH names it in messages. */
+GPtrArray *results_parse(const char *path, const char *text, gsize len, GError **error);
 
 /* Writes ROWS (ResultRow *) to DIR/results.csv and DIR/results.jsonl. */
 gboolean results_write(const char *dir, GPtrArray *rows, GError **error);
-
-/* Writes TEXT to PATH through a temporary file and a rename; failures are AIF_ERROR_RUN. */
-gboolean results_write_file(const char *path, const char *text, gssize len, GError **error);
 
 #endif

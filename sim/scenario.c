@@ -1,7 +1,9 @@
 /* scenario.c — scenario keys, loading, validation and sweep expansion (see scenario.h). */
 #include "scenario.h"
 #include "aif_error.h"
+#include "input_file.h"
 #include "precision.h"
+#include "trace.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -197,6 +199,74 @@ static gboolean check_path(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yam
   return FALSE;
 }
 
+/* Scenario keys whose values are bounded (input_file.h): each is a count of work one point does,
+ * so an absurd value is an endless run rather than a bad answer. */
+static const struct {
+  const char *path;
+  InputLimit limit; /* LIMIT_COUNT_: a fixed bound, MAX */
+  double max;
+} bounded[] = {
+  { "workload.requests", LIMIT_REQUESTS, 0 }, { "workload.arrival.users", LIMIT_USERS, 0 },
+  { "workload.input.mean", LIMIT_TOKENS, 0 }, { "workload.input.min", LIMIT_TOKENS, 0 },
+  { "workload.input.max", LIMIT_TOKENS, 0 }, { "workload.input.stddev", LIMIT_TOKENS, 0 },
+  { "workload.output.mean", LIMIT_TOKENS, 0 }, { "workload.output.min", LIMIT_TOKENS, 0 },
+  { "workload.output.max", LIMIT_TOKENS, 0 }, { "workload.output.stddev", LIMIT_TOKENS, 0 },
+  { "workload.shift.input", LIMIT_TOKENS, 0 }, { "workload.shift.output", LIMIT_TOKENS, 0 },
+  /* GPUs per engine and engines per pool: far above any NVLink domain or deployment, and small
+   * enough that their products (GPUs of a deployment) stay exact in an int */
+  { "tp", LIMIT_COUNT_, 4096 }, { "pp", LIMIT_COUNT_, 4096 }, { "ep", LIMIT_COUNT_, 4096 },
+  { "workers", LIMIT_COUNT_, 65536 },
+  /* every drafted token is drawn each step: no stack drafts more than a few */
+  { "serving.speculative.draft_tokens", LIMIT_COUNT_, 64 },
+  /* a fat tree of 8 tiers of radix-64 switches already joins 2^43 endpoints */
+  { "factory.fabric.tiers", LIMIT_COUNT_, 8 },
+};
+
+/* Whether KEY is the bounded PATH: the whole path, or for an engine's keys its last segment. */
+static gboolean bounded_key(const KtKey *key, const char *path)
+{
+  if (strchr(path, '.'))
+    return strcmp(key->path, path) == 0;
+  const char *dot = strrchr(key->path, '.');
+  return dot && g_str_has_prefix(key->path, "serving.") && strcmp(dot + 1, path) == 0;
+}
+
+static gboolean check_bounded(const KtKey *key, const ScenarioParams *scratch, YamlDoc *d, yaml_node_t *node,
+                              GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(bounded); i++) {
+    if (!bounded_key(key, bounded[i].path))
+      continue;
+    const void *f = (const char *)scratch + key->offset;
+    double v = key->type == KT_INT ? *(const int *)f : *(const double *)f;
+    gboolean fixed = bounded[i].limit == LIMIT_COUNT_;
+    double max = fixed ? bounded[i].max : (double)input_limit(bounded[i].limit);
+    if (v > max && fixed) {
+      yaml_doc_error(d, node, error, "'%s' must be at most %.0f", key->path, max);
+      return FALSE;
+    }
+    if (v > max) {
+      yaml_doc_error(d, node, error, "'%s' is above the limit of %.0f (raise it with %s=N)", key->path, max,
+                     input_limit_name(bounded[i].limit));
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* A trace is read at load, so a bad one stops the run before any point (its own file:line:col
+ * follows the scenario's). */
+static gboolean check_trace(const LoadCtx *ctx, YamlDoc *d, yaml_node_t *node, GError **error)
+{
+  const char *p = yaml_doc_scalar(node);
+  g_autofree char *full = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(ctx->s->dir, p, NULL);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(GArray) rows = trace_read(full, &err);
+  if (!rows)
+    yaml_doc_error(d, node, error, "'workload.trace': %s", err->message);
+  return rows != NULL;
+}
+
 static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *key, YamlDoc *d,
                             yaml_node_t *node, GError **error)
 {
@@ -207,7 +277,8 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
     LlmSpec m;
   } scratch;
   memset(&scratch, 0, sizeof scratch);
-  gboolean ok = kt_assign(key, d, node, &scratch, error);
+  gboolean ok = kt_assign(key, d, node, &scratch, error) &&
+                (t != &scenario_table || check_bounded(key, &scratch.p, d, node, error));
   gboolean is_null = key->type == KT_STRING && *(char **)((char *)&scratch + key->offset) == NULL;
   kt_clear(t, &scratch);
   if (!ok)
@@ -217,8 +288,11 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
   if (is_null)
     return TRUE; /* a text key given as null */
   if (t == &scenario_table && (key->offset == offsetof(ScenarioParams, trace) ||
-                               key->offset == offsetof(ScenarioParams, profile)))
-    return check_path(ctx, key, d, node, error);
+                               key->offset == offsetof(ScenarioParams, profile)) &&
+      !check_path(ctx, key, d, node, error))
+    return FALSE;
+  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, trace))
+    return check_trace(ctx, d, node, error);
   return TRUE;
 }
 
@@ -307,10 +381,10 @@ static gboolean expand_auto(LoadCtx *ctx, GError **error)
     moe |= catalog_model(ctx->catalog, yaml_doc_scalar(axis_value(s, mod, i)))->experts > 0;
   g_autoptr(GPtrArray) tp = g_ptr_array_new_with_free_func(g_free), ep = g_ptr_array_new_with_free_func(g_free);
   g_autoptr(GPtrArray) dp = g_ptr_array_new();
-  for (int t = 1; t <= domain; t *= 2) {
-    g_ptr_array_add(tp, g_strdup_printf("%d", t));
+  for (gint64 t = 1; t <= MIN(domain, 4096); t *= 2) { /* 64-bit, and within the bound on tp and ep */
+    g_ptr_array_add(tp, g_strdup_printf("%" G_GINT64_FORMAT, t));
     if (moe)
-      g_ptr_array_add(ep, g_strdup_printf("%d", t));
+      g_ptr_array_add(ep, g_strdup_printf("%" G_GINT64_FORMAT, t));
   }
   if (!moe)
     g_ptr_array_add(ep, g_strdup("1"));
@@ -412,6 +486,13 @@ Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error
       return NULL;
     }
     s->n_points *= a->values->len;
+  }
+  gint64 max_points = input_limit(LIMIT_POINTS);
+  if (s->n_points > (gsize)max_points) {
+    yaml_doc_error(s->doc, yaml_doc_root(s->doc), error, "the sweep has %" G_GSIZE_FORMAT " points, above the limit "
+                   "of %" G_GINT64_FORMAT " (raise it with %s=N, or split it with --shard)", s->n_points, max_points,
+                   input_limit_name(LIMIT_POINTS));
+    return NULL;
   }
   return g_steal_pointer(&s);
 }
@@ -556,8 +637,9 @@ char *scenario_resolved_yaml(const Scenario *s, const Catalog *catalog)
   g_string_append_printf(out,
                          "# %s resolved: every key with its value (defaults filled in), lists where the\n"
                          "# scenario sweeps. The catalog entries it used are in catalog/ beside this file:\n"
-                         "#   aifsim run scenario.resolved.yaml --catalog catalog\n",
-                         s->doc->path);
+                         "#   aifsim run scenario.resolved.yaml --catalog catalog\n"
+                         "# sweep: %" G_GSIZE_FORMAT " points\n",
+                         s->doc->path, s->n_points);
   emit_block(s, out, "system", "system.id");
   emit_block(s, out, "model", "model.id");
   Resolve r = { s };

@@ -10,6 +10,11 @@
 #include <math.h>
 #include <string.h>
 
+
+/* The longest simulated time a run may reach. Nothing served takes years; a clock that gets there
+ * comes from figures no hardware has (an efficiency of 1e-300), and past it a double's steps grow
+ * longer than the flows and steps they time, so the run would stall at one instant for ever. */
+#define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
 enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF };
 
@@ -98,6 +103,7 @@ struct Sim {
   double front_end;       /* s before a new request reaches an engine (the stack's request overhead) */
   guint created, completed, target;
   gboolean stop;
+  gboolean past_horizon; /* the clock passed SIM_HORIZON: the run was stopped there */
   /* the measurement window and time-weighted in-flight count */
   double t_start, area, last_t;
   int in_flight;
@@ -1041,6 +1047,10 @@ gboolean sim_step(Sim *s)
   Eng *g = next_event(s, &t, &net);
   if (!in_run(s, t))
     return FALSE;
+  if (t > SIM_HORIZON) {
+    s->past_horizon = s->stop = TRUE;
+    return FALSE;
+  }
   s->now = t;
   if (g) {
     step_done(s, g, FALSE);
@@ -1101,6 +1111,10 @@ int sim_engines(const Sim *s, int *front)
 char *sim_finish(Sim *s, SimResult *out)
 {
   *out = (SimResult){ 0 };
+  if (s->past_horizon)
+    return g_strdup_printf("the simulated clock passed %.0e s (%.0f years): steps or transfers that long are not "
+                           "a serving deployment (check the profile's and the catalog's figures)", SIM_HORIZON,
+                           SIM_HORIZON / 31557600.0);
   account(s);
   measure(s, out);
   return out->measured ? NULL : g_strdup("no request completed inside the measurement window (more requests?)");

@@ -3,6 +3,8 @@
 #include "aif_error.h"
 #include "evaluate.h"
 #include "fd_io.h"
+#include "input_file.h"
+#include "output_dir.h"
 #include "results.h"
 
 #include <errno.h>
@@ -10,6 +12,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,19 +164,80 @@ static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profil
   return ok;
 }
 
+/* The journal's first line names what its rows belong to: a digest of the resolved scenario (its
+ * leading comment, which names the file as it was typed, left out), every catalog entry, the
+ * profile and the shard. --resume keeps rows only under the same line. */
+static char *journal_header(const Scenario *sc, const Catalog *cat, const Profile *prof, const SweepOptions *opt)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+  g_autofree char *resolved = scenario_resolved_yaml(sc, cat);
+  const char *body = resolved;
+  while (*body == '#' && strchr(body, '\n'))
+    body = strchr(body, '\n') + 1;
+  g_autoptr(GString) all = g_string_new(body);
+  for (guint i = 0; i < cat->systems->len; i++)
+    kt_emit_yaml(&hardware_table, cat->systems->pdata[i], all, 0, NULL, NULL);
+  for (guint i = 0; i < cat->models->len; i++)
+    kt_emit_yaml(&llm_table, cat->models->pdata[i], all, 0, NULL, NULL);
+  g_autofree char *profile = profile_to_yaml(prof, "");
+  g_string_append_printf(all, "%s\nshard %d/%d\n", profile, opt->shard, opt->shards);
+  g_checksum_update(sum, (const guchar *)all->str, all->len);
+  return g_strdup_printf("# aifsim journal %s\n", g_checksum_get_string(sum));
+}
+
+/* The journal's rows, after checking they belong to HEADER. A torn last line (the disk filled, the
+ * machine stopped mid-write) is cut off the file, so appending starts on a line of its own. Sets
+ * *EMPTY when not even the CSV header line is whole (the caller starts afresh). */
+static GPtrArray *journal_read(const char *path, const char *header, gsize n_points, gboolean *empty,
+                               GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0, hl = strlen(header);
+  *empty = FALSE;
+  if (!input_file_read(path, &text, &len, error))
+    return NULL;
+  if (len < hl || memcmp(text, header, hl) != 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: the journal of another run (its scenario, catalog, "
+                "profile or shard differ): run without --resume to start again", path);
+    return NULL;
+  }
+  gsize keep = len;
+  while (keep > hl && text[keep - 1] != '\n')
+    keep--;
+  if (keep < len && truncate(path, (off_t)keep) != 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot cut its torn last line: %s", path, g_strerror(errno));
+    return NULL;
+  }
+  if (!memchr(text + hl, '\n', keep - hl)) {
+    *empty = TRUE;
+    return NULL;
+  }
+  GPtrArray *rows = results_parse(path, text + hl, keep - hl, error);
+  for (guint i = 0; rows && i < rows->len; i++)
+    if (((ResultRow *)rows->pdata[i])->point >= n_points) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: point %" G_GSIZE_FORMAT " is not in this sweep of %"
+                  G_GSIZE_FORMAT " points", path, ((ResultRow *)rows->pdata[i])->point, n_points);
+      g_clear_pointer(&rows, free_rows);
+    }
+  return rows;
+}
+
 GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, const char *dir,
                      const SweepOptions *opt, GError **error)
 {
   g_autofree char *path = g_build_filename(dir, JOURNAL, NULL);
+  g_autofree char *header = journal_header(sc, cat, prof, opt);
   g_autoptr(GHashTable) done = g_hash_table_new(g_direct_hash, g_direct_equal);
-  gboolean have_journal = opt->resume && g_file_test(path, G_FILE_TEST_EXISTS);
+  struct stat st;
+  gboolean have_journal = opt->resume && lstat(path, &st) == 0, empty = FALSE;
   if (have_journal) {
-    GPtrArray *old = results_read(path, error);
-    if (!old)
+    GPtrArray *old = journal_read(path, header, sc->n_points, &empty, error);
+    if (!old && !empty)
       return NULL;
-    for (guint i = 0; i < old->len; i++)
+    for (guint i = 0; old && i < old->len; i++)
       g_hash_table_add(done, GSIZE_TO_POINTER(((ResultRow *)old->pdata[i])->point + 1));
     free_rows(old);
+    have_journal = !empty;
   }
   g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(gsize));
   gsize owned = 0;
@@ -185,15 +249,18 @@ GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof
       g_array_append_val(todo, i);
   }
   Progress p = { .total = owned, .done = owned - todo->len, .start = g_get_monotonic_time(), .bar = opt->progress };
-  p.journal = fopen(path, have_journal ? "a" : "w");
-  if (!p.journal) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
+  int fd = output_dir_open_append(dir, JOURNAL, have_journal, error);
+  if (fd < 0 || !(p.journal = fdopen(fd, "a"))) {
+    if (fd >= 0) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
+      close(fd);
+    }
     return NULL;
   }
   gboolean ok = TRUE;
   if (!have_journal) {
-    g_autofree char *header = results_csv_header();
-    ok = fputs(header, p.journal) >= 0 && fflush(p.journal) == 0;
+    g_autofree char *csv_header = results_csv_header();
+    ok = fputs(header, p.journal) >= 0 && fputs(csv_header, p.journal) >= 0 && fflush(p.journal) == 0;
   }
   if (ok && todo->len > 0 && opt->jobs <= 1) { /* in this process, through the same journal */
     GString *buf = g_string_new(NULL);
@@ -214,9 +281,11 @@ GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof
       g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
     return NULL;
   }
-  GPtrArray *rows = results_read(path, error);
+  GPtrArray *rows = journal_read(path, header, sc->n_points, &empty, error);
   if (rows)
     g_ptr_array_sort(rows, by_point);
+  else if (empty)
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: the journal lost its header line", path);
   return rows;
 }
 

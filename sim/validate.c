@@ -274,6 +274,40 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   return TRUE;
 }
 
+/* The numeric columns a row is built from, with what a deployment can hold. A value outside is not
+ * a measurement of one (a TP of 0, 1e30 GPUs, a negative throughput): the file is bad input, said at
+ * its line and column, and nothing is predicted from it. An empty cell is a figure not measured. */
+static const struct {
+  const char *column;
+  double lo, hi;
+  gboolean whole;
+} numeric[] = {
+  { "gpus", 1, 1e6, TRUE }, { "isl", 1, 1e7, FALSE }, { "osl", 1, 1e7, FALSE }, { "concurrency", 1, 1e6, TRUE },
+  { "tp", 1, 65536, TRUE }, { "ep", 1, 65536, TRUE }, { "dp_attention", 0, 1, TRUE },
+  { "prefill_workers", 1, 1e6, TRUE }, { "prefill_ep", 1, 65536, TRUE }, { "prefill_dp_attention", 0, 1, TRUE },
+  { "decode_workers", 1, 1e6, TRUE }, { "decode_ep", 1, 65536, TRUE }, { "decode_dp_attention", 0, 1, TRUE },
+  { "prefill_gpus", 1, 1e6, TRUE }, { "decode_gpus", 1, 1e6, TRUE },
+  { "out_tok_s_per_gpu", 1e-9, 1e12, FALSE }, { "tok_s_per_user", 1e-9, 1e12, FALSE },
+  { "ttft_ms", 1e-9, 1e12, FALSE }, { "gpu_power_w", 1e-9, 1e9, FALSE }, { "server_power_w", 1e-9, 1e12, FALSE },
+};
+
+static gboolean check_numbers(const CsvFile *csv, guint r, const char *file, GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(numeric); i++) {
+    int col = csv_column(csv, numeric[i].column);
+    const char *s = csv_field(csv, r, col);
+    char *end = NULL;
+    double v = g_ascii_strtod(s, &end);
+    if (!*s || (!*end && v >= numeric[i].lo && v <= numeric[i].hi && (!numeric[i].whole || v == floor(v))))
+      continue;
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects %s from %g to %g, got '%s'", file,
+                g_array_index(csv->lines, int, r), col + 1, numeric[i].column,
+                numeric[i].whole ? "a whole number" : "a number", numeric[i].lo, numeric[i].hi, s);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
 {
   g_autoptr(CsvFile) csv = csv_read(file, error);
@@ -287,6 +321,9 @@ GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
       return NULL;
     }
   GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)val_row_free);
+  for (guint i = 0; i < csv->rows->len; i++)
+    if (!check_numbers(csv, i, file, error))
+      return NULL;
   for (guint i = 0; i < csv->rows->len; i++) {
     Cell c = { csv, i };
     ValRow *r = g_new0(ValRow, 1);

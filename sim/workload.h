@@ -6,11 +6,7 @@
 #define AIF_WORKLOAD_H
 
 #include "scenario.h"
-
-typedef struct {
-  double arrival; /* s */
-  int isl, osl;
-} TraceRow;
+#include "trace.h"
 
 typedef struct {
   const ScenarioParams *p;

@@ -98,10 +98,23 @@ expect_rc 0 "shard 3/3" "$AIFSIM" run --shard 3/3 -j 2 -o "$out/s3"
 expect_rc 0 "merge the shards" "$AIFSIM" merge "$out/s1" "$out/s2" "$out/s3" -o "$out/m"
 cmp -s "$out/a/results.csv" "$out/m/results.csv" && ok || fail "merged shards equal the full run"
 expect_rc 2 "bad shard" "$AIFSIM" run --shard 4/3 -o "$out/bad-shard"
-# an interrupted sweep: keep the journal's first 3000 points, resume, get the same bytes
-mkdir -p "$out/r" && head -3001 "$out/a/results.csv" >"$out/r/results.partial.csv"
+# an interrupted sweep: kill -9 once the journal holds 1000+ points, tear its last line as a full
+# disk would, resume, get the same bytes
+"$AIFSIM" run -j 1 -o "$out/r" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  [ "$(wc -l <"$out/r/results.partial.csv" 2>/dev/null || echo 0)" -gt 1000 ] && break
+  sleep 0.05
+done
+kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+[ -s "$out/r/results.partial.csv" ] && [ ! -e "$out/r/results.csv" ] && ok || fail "kill -9 leaves the journal and no results.csv"
+printf '999999,h200-sxm-hg' >>"$out/r/results.partial.csv"
 expect_rc 0 "resume" "$AIFSIM" run --resume -o "$out/r"
 cmp -s "$out/a/results.csv" "$out/r/results.csv" && ok || fail "a resumed sweep gives the same results"
+# a journal of another scenario (here: another seed) is refused, not mixed in
+mkdir -p "$out/r2" && { echo "# aifsim journal 0000"; head -3001 "$out/a/results.csv"; } >"$out/r2/results.partial.csv"
+expect_rc 2 "resume refuses another run's journal" "$AIFSIM" run --resume -o "$out/r2"
+expect_err "journal of another run" "resume says whose journal it is"
 # pareto and plot on a results file
 cp "$out/a/results.csv" "$out/p.csv"
 expect_rc 0 "pareto" "$AIFSIM" pareto "$out/p.csv"
@@ -119,6 +132,75 @@ if command -v parallel >/dev/null 2>&1; then
 else
   echo "SKIP: GNU parallel not installed: the shard run through parallel is not tested"
 fi
+
+# Hostile inputs (docs/hardening.md): nothing an input carries runs, nothing is written outside the
+# output folder, and limits stop what would not end.
+mkdir -p "$out/h"
+cat >"$out/h/evil.yaml" <<'YAML'
+name: "../../../evil'; system 'touch PWNED-name'; '"
+description: "x'\n!touch PWNED-description\nset title 'y"
+system: [h200-sxm-hgx8, b200-hgx8]
+model: llama-3.1-8b
+workload: {arrival: {users: [1, 16]}}
+YAML
+(cd "$out/h" && "$AIFSIM" run evil.yaml -j 1 >/dev/null 2>"$out/stderr"); rc=$?
+[ $rc -eq 0 ] && ok || fail "a hostile scenario name runs: exit $rc"
+evil="$out/h/results/evil___system__touch_PWNED-name____"
+[ -s "$evil/results.csv" ] && [ "$(ls "$out/h/results")" = "$(basename "$evil")" ] &&
+  [ -z "$(find "$out" -maxdepth 2 -name 'evil*' ! -path "$out/h/*")" ] && ok ||
+  fail "a scenario name with ../ and quotes is one safe folder under results/: $(ls "$out/h/results")"
+if command -v gnuplot >/dev/null 2>&1; then
+  (cd "$evil" && gnuplot chart.gp >/dev/null 2>&1)
+  [ -z "$(find "$out/h" -name 'PWNED*')" ] && [ -s "$evil/chart.gp.png" ] && ok ||
+    fail "the gnuplot script runs nothing the scenario carried, and draws"
+else
+  echo "SKIP: gnuplot not installed: the generated script is not run"
+fi
+printf 'point,system,status,tok_s_per_user,tok_s_per_mw,on_frontier\n0,"a'"'"'\n!touch PWNED-system",ok,1,2,1\n1,b,ok,2,1,1\n' >"$out/h/evil.csv"
+expect_rc 0 "plot a results file with a hostile system name" "$AIFSIM" plot "$out/h/evil.csv" -o "$out/h/evil.png"
+if command -v gnuplot >/dev/null 2>&1; then
+  (cd "$out/h" && gnuplot evil.gp >/dev/null 2>&1)
+  [ -z "$(find "$out/h" -name 'PWNED*')" ] && ok || fail "a results file's system name runs nothing in the gnuplot script"
+fi
+# symlinks planted in an output folder are replaced or refused, never written through
+mkdir -p "$out/h/o" && echo keep >"$out/h/target"
+ln -s "$out/h/target" "$out/h/o/results.csv"; ln -s "$out/h/target" "$out/h/o/chart.png"
+ln -s "$out/h/target" "$out/h/o/results.partial.csv"; ln -s "$out/h/target" "$out/h/o/chart.png.tmp"
+"$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" -o "$out/h/o" >/dev/null 2>&1
+[ "$(cat "$out/h/target")" = keep ] && [ ! -L "$out/h/o/results.csv" ] && [ ! -L "$out/h/o/chart.png" ] && ok ||
+  fail "links planted in the output folder are not written through"
+mkdir -p "$out/h/elsewhere" "$out/h/o2" && ln -s "$out/h/elsewhere" "$out/h/o2/catalog"
+expect_rc 1 "a catalog/ symlink in the output folder" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" -o "$out/h/o2"
+expect_err "a symlink, not a folder: refusing to write through it" "the run says why"
+[ -z "$(ls "$out/h/elsewhere")" ] && ok || fail "nothing is written through a catalog/ symlink"
+# one writer per folder: a second run into a folder another holds refuses at once
+if command -v flock >/dev/null 2>&1; then
+  mkdir -p "$out/h/busy"
+  expect_rc 1 "a run into a folder another run holds" flock -n "$out/h/busy" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" -o "$out/h/busy"
+  expect_err "another aifsim is writing into this folder" "the run says the folder is busy"
+fi
+# limits: an endless input is refused at its limit, -j is clamped
+AIFSIM_MAX_INPUT_BYTES=1048576 expect_rc 2 "/dev/zero as a scenario" "$AIFSIM" run /dev/zero -o "$out/h/z"
+expect_err "larger than 1048576 bytes (raise the limit with AIFSIM_MAX_INPUT_BYTES)" "/dev/zero hits the input limit"
+AIFSIM_MAX_INPUT_BYTES=1048576 expect_rc 2 "/dev/zero as measured results" "$AIFSIM" validate /dev/zero
+expect_rc 0 "-j 100000" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" -j 100000 -o "$out/h/j"
+expect_err "more than 4 per core: using" "-j is clamped to 4 per core"
+AIFSIM_MAX_REQUESTS=100 expect_rc 2 "a limit lowered through its variable" "$AIFSIM" run "$SRC/scenarios/planner-shift.yaml" -o "$out/h/l"
+expect_err "(raise it with AIFSIM_MAX_REQUESTS=N)" "a limit names its variable"
+# merge: shards that disagree are refused (this once freed rows twice), a missing shard is named
+cp -r "$out/s1" "$out/h/s1b" && awk -F, -v OFS=, 'NR == 2 { $4 = "changed" } 1' "$out/s1/results.csv" >"$out/h/s1b/results.csv"
+expect_rc 2 "merge shards that disagree on a point" "$AIFSIM" merge "$out/s1" "$out/h/s1b" -o "$out/h/m1"
+expect_err "differs from the same point in another shard" "merge names the point"
+expect_rc 2 "merge 2 of 3 shards" "$AIFSIM" merge "$out/s1" "$out/s2" -o "$out/h/m2"
+expect_err "points are in no folder given" "merge says points are missing"
+expect_rc 0 "merge 2 of 3 shards with --partial" "$AIFSIM" merge "$out/s1" "$out/s2" --partial -o "$out/h/m3"
+# measured rows that describe no deployment are bad input at their line and column
+sed '2s/,agg,8,8,0,/,agg,0,8,0,/' "$SRC/tests/fuzz/corpus/measured/agg-concurrency.csv" >"$out/h/tp0.csv"
+grep -q ',agg,0,' "$out/h/tp0.csv" || sed -i '2s/,agg,[0-9]*,/,agg,0,/' "$out/h/tp0.csv"
+expect_rc 2 "a measured row with TP 0" "$AIFSIM" validate "$out/h/tp0.csv"
+expect_err "tp0.csv:2:12: column 'tp' expects a whole number from 1 to 65536, got '0'" "validate names the cell"
+expect_rc 2 "calibrate --from runs that give no finite figure" "$AIFSIM" calibrate --from "$SRC/tests/fuzz/regress/calibration/overflowing-rates.csv" -o "$out/h/cal.yaml"
+[ ! -e "$out/h/cal.yaml" ] && ok || fail "calibrate writes no profile from impossible runs"
 
 # FP4 on Hopper: weight-only (W4A16) by default, infeasible with the switch off
 cat >"$out/wo.yaml" <<'YAML'

@@ -45,6 +45,9 @@ START_TEST(bad_catalog_entries)
     { "id: x\nname: X\narch: volta\n", ":3:7: 'arch' expects one of hopper, blackwell, blackwell-ultra, rubin, rubin-ultra, got 'volta'" },
     { "id: x\nname: X\narch: hopper\ngpu: {tdp: {value: 700 W, sauce: me}}\n", ":4:27: 'gpu.tdp': a figure's mapping takes value, source, uncertain and note, not 'sauce'" },
     { "id: x\nname: X\narch: hopper\ngpu: {tdp: {source: me}}\n", ":4:12: 'gpu.tdp': missing 'value' in the figure's mapping" },
+    /* a required text given as null once crashed the loader (it compared the id with the file name) */
+    { "id: null\nname: X\narch: hopper\n", ":1:5: 'id' is required: expected a value, not null" },
+    { "id: x\nname: ~\narch: hopper\n", ":2:7: 'name' is required: expected a value, not null" },
   };
   g_autofree char *dir = test_tmpdir();
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -160,6 +160,22 @@ START_TEST(fit_fp4)
   calibrate_apply(&f, b200, &p);
   ck_assert_close(p.arch[ARCH_BLACKWELL].fp4_efficiency, f.fp4_efficiency, 1e-12);
   profile_clear(&p);
+  /* B200 runs are faster than an H200's datasheet: fitted as an H200 they are refused, not written
+   * as efficiencies above 1 */
+  ck_assert(!calibrate_fit(&d, h200, &f, &err));
+  ck_assert_msg(strstr(err->message, "not a measurement of h200-sxm-hgx8"), "%s", err->message);
+  g_clear_error(&err);
+  bench_data_clear(&d);
+  /* H200 runs with the B200's FP4 GEMM rows among them: nothing FP4 is fitted on Hopper */
+  Truth th = t;
+  th.fp4 = 0;
+  g_autofree char *h_text = synthetic(h200, &th);
+  g_autoptr(GString) mixed = g_string_new(h_text);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (g_str_has_prefix(*l, "gemm,fp4,"))
+      g_string_append_printf(mixed, "%s\n", *l);
+  ck_assert(bench_parse(mixed->str, "synthetic", &d, &err));
   ck_assert(calibrate_fit(&d, h200, &f, &err));
   ck_assert(f.fp4_efficiency == 0 && f.fp4_flops == 0);
   bench_data_clear(&d);
@@ -169,7 +185,7 @@ END_TEST
 START_TEST(parse_errors)
 {
   const char *bad[][2] = {
-    { "device,NVIDIA H200,132,1980000,1e11,9,0\nhbm,read,,,,4e9,zero\n", "x.csv:2:17: expected a positive number, got 'zero'" },
+    { "device,NVIDIA H200,132,1980000,1e11,9,0\nhbm,read,,,,4e9,zero\n", "x.csv:2:17: expected a time of at least 1e-9 s, got 'zero'" },
     { "device,NVIDIA H200,132,1980000,1e11,9,0\nflops,bf16,1,2,3,4,5\n", "x.csv:2:1: unknown measurement 'flops'" },
     { "hbm,read,,,,4e9,1\n", "x.csv:1:1: expected a device line" },
     { "device,NVIDIA H200,132\n", "x.csv:1:1: expected device,NAME" },

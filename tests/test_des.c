@@ -178,7 +178,7 @@ START_TEST(trace_replay)
   /* a bad trace is refused with its line */
   ck_assert(g_file_set_contents(path, "0,512,64\n1,abc,64\n", -1, NULL));
   g_autofree char *why2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-  ck_assert_msg(why2 && strstr(why2, "t.csv:2:1: expected arrival_s,input_tokens,output_tokens"), "%s", why2 ? why2 : "");
+  ck_assert_msg(why2 && strstr(why2, "t.csv:2:2: expected arrival_s,input_tokens,output_tokens"), "%s", why2 ? why2 : "");
   p.trace = NULL;
   profile_clear(&prof);
 }
