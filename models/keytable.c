@@ -364,7 +364,8 @@ char *kt_value_text(const KtKey *key, const void *target)
 
 char *kt_yaml_quote(const char *s)
 {
-  gboolean plain = *s && !strchr(":#{}[],&*!|>'\"%@`", *s) && !g_ascii_isspace(*s);
+  gboolean plain = *s && !strchr(":#{}[],&*!|>'\"%@`", *s) && !g_ascii_isspace(*s) &&
+                   !((*s == '-' || *s == '?') && (s[1] == ' ' || !s[1])); /* "- x" would be a list */
   for (const char *c = s; plain && *c; c++)
     if ((*c == ':' && (c[1] == ' ' || !c[1])) || (*c == ' ' && c[1] == '#') || *c == '"' || (unsigned char)*c < 0x20 ||
         *c == 0x7f)

@@ -110,12 +110,14 @@ static gint by_point(gconstpointer a, gconstpointer b)
 }
 
 /* The sweep's size, from the "# sweep: N points" line of a run's scenario.resolved.yaml; 0 when
- * the text has none. */
+ * the text has none, or a size no sweep may have (the file was not written by a run). */
 static gsize sweep_points(const char *resolved)
 {
   const char *line = strstr(resolved, "\n# sweep: ");
   guint64 n = 0;
-  return line && sscanf(line, "\n# sweep: %" G_GUINT64_FORMAT " points", &n) == 1 && n < G_MAXSIZE ? (gsize)n : 0;
+  if (!line || sscanf(line, "\n# sweep: %" G_GUINT64_FORMAT " points", &n) != 1)
+    return 0;
+  return n <= (guint64)input_limit(LIMIT_POINTS) ? (gsize)n : 0;
 }
 
 /* Moves ROWS (one shard's) into ALL; SEEN maps point + 1 to its CSV line. A point two shards both

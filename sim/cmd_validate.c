@@ -21,9 +21,9 @@ int cmd_validate(int argc, char **argv)
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
-  g_option_context_set_summary(ctx, "Predict every row of a measured-results file (schema: docs/validation.md) and\n"
-                                    "print the median and p90 absolute percentage error per system, mode, source and\n"
-                                    "serving framework.");
+  g_option_context_set_summary(ctx, "Predict every row of a measured-results file (schema and the shipped public\n"
+                                    "rows: calibration/measured/) and print the median and p90 absolute percentage\n"
+                                    "error per system, mode, source and serving framework.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "validate", &argc, &argv))
     return 2;

@@ -1,6 +1,6 @@
 /* validate.h — predicting measured deployments, and how far the predictions are.
  *
- * Each row of a measured-results file (schema: ../shared/data/validation/README.md) describes a
+ * Each row of a measured-results file (schema: calibration/measured/README.md) describes a
  * deployment: system, GPUs, model, precision, prompt and output lengths, concurrency or an MLPerf
  * scenario, aggregated or disaggregated pools with their parallelism, MTP, serving stack. It is
  * turned into engines and a load once (ValRow), then predicted with any profile, so `aifsim fit`

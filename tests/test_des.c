@@ -58,6 +58,10 @@ START_TEST(samplers)
   double mean = sum / n, var = sq / n - mean * mean;
   ck_assert_close(mean, 0.5, 0.02);
   ck_assert_close(var, 1.0, 0.05);
+  /* a near-regular gamma (burst_cv 1e-12: k = 1e24) once looped for ever in the rejection test; it
+   * is the normal of mean k theta = 1 and standard deviation sqrt(k) theta = 1e-12 */
+  double regular = workload_gamma(&w, 1e24, 1e-24);
+  ck_assert_close(regular, 1.0, 1e-9);
   workload_clear(&w);
 }
 END_TEST

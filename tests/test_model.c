@@ -518,6 +518,25 @@ START_TEST(disaggregated_ttft_has_handoff)
 }
 END_TEST
 
+/* DeepSeek-R1 in FP8 (~690 GB of weights) on a single-GPU H200 engine does not fit: the reason
+ * comes back once, owned by the caller (an infeasible disaggregated prediction used to leak a copy;
+ * the sanitizer build's LeakSanitizer catches it here). */
+START_TEST(disaggregated_infeasible_reason)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine p = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 1, &prof);
+  Engine d = p;
+  Load ld = { .isl = 1024, .osl = 256, .users = 8, .max_batch = 1e9, .chunk = 16384 };
+  SteadyState ss;
+  g_autofree char *why = steady_disaggregated(&p, 1, &d, 1, FALSE, &ld, &ss);
+  ck_assert_ptr_nonnull(why);
+  ck_assert_msg(strstr(why, "GB per GPU"), "%s", why);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* A disaggregated deployment whose prefill pool is the bottleneck: Llama-3.3-70B FP8 on H200,
  * one TP8 prefill engine for four TP8 decode engines, 8,192-token prompts and 256-token answers,
  * 16,384-token prefill batches (two prompts each). Its ceiling is 0.97 x 2 / t(two prompts) prompts
@@ -627,6 +646,7 @@ int main(void)
   tcase_add_test(tc, ttft_tail_binds);
   tcase_add_test(tc, partial_last_chunk);
   tcase_add_test(tc, disaggregated_prefill_ceiling);
+  tcase_add_test(tc, disaggregated_infeasible_reason);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
