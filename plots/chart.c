@@ -42,7 +42,7 @@ static int index_of(GPtrArray *a, const char *s)
 static gboolean usable(const ResultRow *r, const Axis *x, const Axis *y)
 {
   double vx = result_value(r, x->col), vy = result_value(r, y->col);
-  return g_strcmp0(r->status, "ok") == 0 && isfinite(vx) && isfinite(vy) && (!x->log || vx > 0) && (!y->log || vy > 0);
+  return r->status == OUTCOME_OK && isfinite(vx) && isfinite(vy) && (!x->log || vx > 0) && (!y->log || vy > 0);
 }
 
 static gint cmp_str(gconstpointer a, gconstpointer b) { return g_strcmp0(*(char *const *)a, *(char *const *)b); }
@@ -53,7 +53,7 @@ static void groups_of(GPtrArray *rows, Groups *g)
   g->families = g_ptr_array_new();
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
-    if (g_strcmp0(r->status, "ok") != 0)
+    if (r->status != OUTCOME_OK)
       continue;
     if (index_of(g->systems, r->system) < 0)
       g_ptr_array_add(g->systems, r->system);
@@ -70,7 +70,7 @@ static gboolean axis_range(GPtrArray *rows, Axis *ax)
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
     double v = result_value(r, ax->col);
-    if (g_strcmp0(r->status, "ok") == 0 && isfinite(v)) {
+    if (r->status == OUTCOME_OK && isfinite(v)) {
       ax->lo = MIN(ax->lo, v);
       ax->hi = MAX(ax->hi, v);
     }
@@ -367,8 +367,9 @@ static gboolean setup_axes(GPtrArray *rows, const ChartOptions *opt, Axis *x, Ax
 {
   x->col = results_column(opt->x ? opt->x : "tok_s_per_user");
   y->col = results_column(opt->y ? opt->y : "tok_s_per_mw");
-  if (!x->col || !y->col || x->col->type == RC_STR || y->col->type == RC_STR) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no numeric result column '%s'", !x->col || x->col->type == RC_STR ? opt->x : opt->y);
+  if (!results_column_numeric(x->col) || !results_column_numeric(y->col)) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no numeric result column '%s'",
+                !results_column_numeric(x->col) ? opt->x : opt->y);
     return FALSE;
   }
   if (!axis_range(rows, x) || !axis_range(rows, y)) {

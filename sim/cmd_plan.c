@@ -18,7 +18,7 @@ typedef struct {
 
 static gboolean meets(const ResultRow *r, const ScenarioParams *slo)
 {
-  return g_strcmp0(r->status, "ok") == 0 && r->tok_s_per_user >= slo->min_tok_s_per_user &&
+  return r->status == OUTCOME_OK && r->tok_s_per_user >= slo->min_tok_s_per_user &&
          (slo->max_ttft <= 0 || r->ttft_p50_ms <= slo->max_ttft * 1e3) && isfinite(r->tok_s_per_mw);
 }
 
@@ -35,7 +35,7 @@ static GArray *choose(GPtrArray *rows, const ScenarioParams *slo)
       g_array_append_val(choices, ((Choice){ .system = r->system }));
       c = &g_array_index(choices, Choice, choices->len - 1);
     }
-    if (g_strcmp0(r->status, "ok") == 0)
+    if (r->status == OUTCOME_OK)
       c->fastest_user = MAX(c->fastest_user, r->tok_s_per_user);
     if (meets(r, slo) && (!c->best || r->tok_s_per_mw > c->best->tok_s_per_mw))
       c->best = r;

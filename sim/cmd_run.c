@@ -92,14 +92,15 @@ static void print_summary(GPtrArray *rows, const char *dir)
          "tok/s/u", "tok/s/gpu", "ttft_ms", "tpot_ms", "tok/s/MW");
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
-    ok += g_strcmp0(r->status, "ok") == 0;
-    infeasible += g_strcmp0(r->status, "infeasible") == 0;
+    ok += r->status == OUTCOME_OK;
+    infeasible += r->status == OUTCOME_INFEASIBLE;
     if (rows->len > 40 && i >= 20 && i + 20 < rows->len) {
       if (i == 20)
         printf("... (%u more rows in results.csv)\n", rows->len - 40);
       continue;
     }
-    printf("%-6" G_GSIZE_FORMAT " %-18s %-16s %-40s %-11s", r->point, r->system, r->model, r->config, r->status);
+    printf("%-6" G_GSIZE_FORMAT " %-18s %-16s %-40s %-11s", r->point, r->system, r->model, r->config,
+           outcome_names[r->status]);
     if (isfinite(r->tok_s_per_user))
       printf(" %9.1f %10.1f %9.1f %9.2f %10.0f\n", r->tok_s_per_user, r->out_tok_s_per_gpu, r->ttft_p50_ms,
              r->tpot_p50_ms, r->tok_s_per_mw);
@@ -122,7 +123,7 @@ static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **erro
     return FALSE;
   guint ok = 0;
   for (guint i = 0; i < rows->len; i++)
-    ok += g_strcmp0(((ResultRow *)rows->pdata[i])->status, "ok") == 0;
+    ok += ((ResultRow *)rows->pdata[i])->status == OUTCOME_OK;
   if (ok < 2)
     return TRUE;
   Point first;

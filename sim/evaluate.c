@@ -128,11 +128,10 @@ static void evaluate_factory(const Point *pt, double activity, double out_per_gp
   row->usd_per_mtok = fp.usd_per_mtok;
 }
 
-static void set_status(ResultRow *row, const char *status, char *reason)
+static void set_status(ResultRow *row, OutcomeKind status, char *reason)
 {
-  g_free(row->status);
   g_free(row->reason);
-  row->status = g_strdup(status);
+  row->status = status;
   row->reason = reason;
 }
 
@@ -159,10 +158,10 @@ static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
     why = simulate(p, &e, p->prefill.workers, &d, p->decode.workers, total <= pt->system.nvlink_domain_gpus, &sr);
   }
   if (why) {
-    set_status(row, g_str_has_prefix(why, "no request") ? "unsupported" : "infeasible", why);
+    set_status(row, sr.outcome, why);
     return;
   }
-  set_status(row, "ok", NULL);
+  set_status(row, OUTCOME_OK, NULL);
   row->deployment_gpus = sr.gpus;
   row->batch = sr.mean_batch;
   row->out_tok_s_per_gpu = sr.out_tok_s / sr.gpus;
@@ -213,10 +212,10 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->kv_gb_per_gpu = ss.kv_free / 1e9;
   row->max_seqs = ss.max_seqs;
   if (why) {
-    set_status(row, "infeasible", why);
+    set_status(row, OUTCOME_INFEASIBLE, why);
     return;
   }
-  set_status(row, "ok", NULL);
+  set_status(row, OUTCOME_OK, NULL);
   evaluate_fill_row(&ss, row);
   evaluate_factory(pt, ss.gpu_activity, ss.out_tok_s_per_gpu, e.clock, row);
 }

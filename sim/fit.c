@@ -52,7 +52,7 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
         continue;
       if (m == MET_TTFT && p.pool_load > FIT_TTFT_MAX_POOL_LOAD)
         continue;
-      if (strcmp(p.status, "ok") != 0)
+      if (p.status != OUTCOME_OK)
         sum += metric_weight[m] * INFEASIBLE_PENALTY;
       else /* TTFT's errors are heavy-tailed (start-up bursts, JIT warm-up): nearly absolute */
         sum += metric_weight[m] * huber(log(p.predicted[m] / r->measured[m]), m == MET_TTFT ? HUBER_TTFT : HUBER);

@@ -41,9 +41,9 @@ static void mark_group(GArray *pts)
 gboolean frontier_mark(GPtrArray *rows, const char *x, const char *y, gboolean per_system, GError **error)
 {
   const ResultColumn *cx = results_column(x), *cy = results_column(y);
-  if (!cx || !cy || cx->type == RC_STR || cy->type == RC_STR) {
+  if (!results_column_numeric(cx) || !results_column_numeric(cy)) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no numeric result column '%s' (see docs/results.md)",
-                !cx || cx->type == RC_STR ? x : y);
+                !results_column_numeric(cx) ? x : y);
     return FALSE;
   }
   g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_array_unref);
@@ -51,7 +51,7 @@ gboolean frontier_mark(GPtrArray *rows, const char *x, const char *y, gboolean p
     ResultRow *r = rows->pdata[i];
     r->on_frontier = -1;
     Pt p = { r, result_value(r, cx), result_value(r, cy) };
-    if (g_strcmp0(r->status, "ok") != 0 || !isfinite(p.x) || !isfinite(p.y))
+    if (r->status != OUTCOME_OK || !isfinite(p.x) || !isfinite(p.y))
       continue;
     const char *key = per_system && r->system ? r->system : "";
     GArray *g = g_hash_table_lookup(groups, key);

@@ -15,7 +15,7 @@ const ResultColumn result_columns[] = {
   { "model", RC_STR, O(model), "LLM catalog id" },
   { "config", RC_STR, O(config), "serving configuration: mode, parallelism, precision, concurrency" },
   { "family", RC_STR, O(family), "configuration family (mode, parallelism, precision): the chart's colours" },
-  { "status", RC_STR, O(status), "ok, infeasible (does not fit: see reason) or unsupported" },
+  { "status", RC_OUTCOME, O(status), "ok, infeasible (does not fit: see reason) or unsupported" },
   { "reason", RC_STR, O(reason), "why the point is not ok, with the numbers" },
   { "deployment_gpus", RC_NUM, O(deployment_gpus), "GPUs of the simulated deployment (engines x GPUs per engine)" },
   { "batch", RC_NUM, O(batch), "mean sequences per decode step per engine" },
@@ -61,6 +61,7 @@ void result_row_init(ResultRow *r, gsize point)
     if (result_columns[i].type == RC_NUM)
       *(double *)((char *)r + result_columns[i].offset) = NAN;
   r->on_frontier = -1;
+  r->status = OUTCOME_UNSUPPORTED;
 }
 
 void result_row_clear(ResultRow *r)
@@ -78,6 +79,7 @@ static char *cell(const ResultRow *r, const ResultColumn *c)
   case RC_STR: return *(char *const *)base ? g_strdup(*(char *const *)base) : NULL;
   case RC_INDEX: return g_strdup_printf("%" G_GSIZE_FORMAT, *(const gsize *)base);
   case RC_FLAG: return *(const int *)base < 0 ? NULL : g_strdup_printf("%d", *(const int *)base);
+  case RC_OUTCOME: return g_strdup(outcome_names[*(const OutcomeKind *)base]);
   case RC_NUM: {
     double v = *(const double *)base;
     return isfinite(v) ? g_strdup_printf("%.6g", v) : NULL;
@@ -108,6 +110,11 @@ const ResultColumn *results_column(const char *name)
   return NULL;
 }
 
+gboolean results_column_numeric(const ResultColumn *c)
+{
+  return c && (c->type == RC_NUM || c->type == RC_INDEX || c->type == RC_FLAG);
+}
+
 double result_value(const ResultRow *r, const ResultColumn *c)
 {
   const char *base = (const char *)r + c->offset;
@@ -115,7 +122,8 @@ double result_value(const ResultRow *r, const ResultColumn *c)
   case RC_NUM: return *(const double *)base;
   case RC_INDEX: return (double)*(const gsize *)base;
   case RC_FLAG: return *(const int *)base < 0 ? NAN : *(const int *)base;
-  case RC_STR: break;
+  case RC_STR:
+  case RC_OUTCOME: break;
   }
   return NAN;
 }
@@ -151,6 +159,12 @@ static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
     g_free(*(char **)base);
     *(char **)base = *text ? g_strdup(text) : NULL;
     return TRUE;
+  }
+  if (c->type == RC_OUTCOME) {
+    for (int k = 0; outcome_names[k]; k++)
+      if (strcmp(text, outcome_names[k]) == 0)
+        return (*(OutcomeKind *)base = (OutcomeKind)k), TRUE;
+    return FALSE;
   }
   if (!*text)
     return c->type != RC_INDEX;
@@ -201,7 +215,9 @@ static GPtrArray *results_from_csv(const CsvFile *csv, GError **error)
         g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects %s, got '%s'", path,
                     g_array_index(csv->lines, int, r), col + 1, result_columns[i].name,
                     result_columns[i].type == RC_INDEX ? "a whole number >= 0"
-                    : result_columns[i].type == RC_FLAG ? "0 or 1" : "a number", csv_field(csv, r, col));
+                    : result_columns[i].type == RC_FLAG ? "0 or 1"
+                    : result_columns[i].type == RC_OUTCOME ? "ok, infeasible or unsupported" : "a number",
+                    csv_field(csv, r, col));
         for (guint k = 0; k < rows->len; k++) {
           result_row_clear(rows->pdata[k]);
           g_free(rows->pdata[k]);
@@ -239,7 +255,7 @@ gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
       g_string_append_printf(jsonl, "%s\"%s\":", i ? "," : "", c->name);
       if (!v)
         g_string_append(jsonl, "null");
-      else if (c->type == RC_STR)
+      else if (c->type == RC_STR || c->type == RC_OUTCOME)
         json_string(jsonl, v);
       else
         g_string_append(jsonl, v);

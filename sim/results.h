@@ -8,11 +8,13 @@
 
 #include <glib.h>
 
+#include "outcome.h"
+
 typedef struct {
   gsize point;
   char *system, *model, *config;
   char *family;  /* configuration family: mode and parallelism, without load or stack (chart colours) */
-  char *status;  /* ok, infeasible or unsupported */
+  OutcomeKind status;
   char *reason;  /* why not ok, with the numbers */
   double deployment_gpus;    /* GPUs of the simulated deployment */
   double batch;               /* mean sequences per decode step, per engine */
@@ -37,7 +39,7 @@ typedef struct {
   int on_frontier;            /* -1 unknown, 0, 1 */
 } ResultRow;
 
-typedef enum { RC_STR, RC_NUM, RC_INDEX, RC_FLAG } ResultColType;
+typedef enum { RC_STR, RC_NUM, RC_INDEX, RC_FLAG, RC_OUTCOME } ResultColType;
 
 typedef struct {
   const char *name;
@@ -49,13 +51,16 @@ typedef struct {
 extern const ResultColumn result_columns[];
 extern const gsize n_result_columns;
 
-/* A row with every number unknown (NAN) and the given identity; free with result_row_clear. */
+/* A row with every number unknown (NAN), the given identity and status unsupported until a
+ * prediction fills it; free with result_row_clear. */
 void result_row_init(ResultRow *r, gsize point);
 void result_row_clear(ResultRow *r);
 
 /* The column called NAME, or NULL; the numeric value of a column in a row (NAN when unknown or
  * not numeric). */
 const ResultColumn *results_column(const char *name);
+/* Whether C holds a number (a value, an index or a flag), not text or an outcome. */
+gboolean results_column_numeric(const ResultColumn *c);
 double result_value(const ResultRow *r, const ResultColumn *c);
 
 /* One row as a CSV line (with its newline), and back. The header is results_csv_header(). */

@@ -1110,13 +1110,14 @@ int sim_engines(const Sim *s, int *front)
 
 char *sim_finish(Sim *s, SimResult *out)
 {
-  *out = (SimResult){ 0 };
+  *out = (SimResult){ .outcome = OUTCOME_INFEASIBLE };
   if (s->past_horizon)
     return g_strdup_printf("the simulated clock passed %.0e s (%.0f years): steps or transfers that long are not "
                            "a serving deployment (check the profile's and the catalog's figures)", SIM_HORIZON,
                            SIM_HORIZON / 31557600.0);
   account(s);
   measure(s, out);
+  out->outcome = out->measured ? OUTCOME_OK : OUTCOME_UNSUPPORTED;
   return out->measured ? NULL : g_strdup("no request completed inside the measurement window (more requests?)");
 }
 
@@ -1137,7 +1138,7 @@ char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, co
                        gboolean same_domain, SimResult *out)
 {
   char *why = NULL;
-  *out = (SimResult){ 0 };
+  *out = (SimResult){ .outcome = OUTCOME_INFEASIBLE };
   Sim *s = sim_new(p, e, engines, d, dec, same_domain, &why);
   if (!s)
     return why;

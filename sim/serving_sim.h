@@ -15,9 +15,11 @@
 
 #include "engine.h"
 #include "network.h"
+#include "outcome.h"
 #include "scenario.h"
 
 typedef struct {
+  OutcomeKind outcome;    /* ok; unsupported when no request completed in the window; else infeasible */
   double window;          /* s of the measurement window */
   guint measured;         /* requests completed in the window */
   double out_tok_s;       /* output tokens/s of the deployment in the window */

@@ -172,7 +172,7 @@ static char *run_child(Sim *s, SimResult *out)
 char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out)
 {
-  *out = (SimResult){ 0 };
+  *out = (SimResult){ .outcome = OUTCOME_INFEASIBLE };
   char *why = NULL;
   Sim *s = sim_new(p, e, engines, d, dec, same_domain, &why);
   if (!s)
@@ -186,7 +186,7 @@ char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, co
   pid_t pid = fork();
   if (pid == 0) { /* the child: result, then the reason's length and text */
     close(fds[0]);
-    SimResult r;
+    SimResult r = { .outcome = OUTCOME_INFEASIBLE }; /* what an early failure reports */
     char *w = run_child(s, &r);
     guint32 len = w ? (guint32)strlen(w) : 0;
     fd_write_all(fds[1], &r, sizeof r);
@@ -212,7 +212,7 @@ char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, co
     ;
   if (!ok) {
     g_free(why);
-    *out = (SimResult){ 0 };
+    *out = (SimResult){ .outcome = OUTCOME_INFEASIBLE };
     return g_strdup_printf("simgrid engine: the simulation process died (status %d)", status);
   }
   return why;

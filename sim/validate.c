@@ -409,7 +409,7 @@ static char *label(const ValRow *r, const Engine *e, int engines, const char *po
 
 void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
 {
-  *out = (Prediction){ .status = "unsupported", .pool_load = NAN };
+  *out = (Prediction){ .status = OUTCOME_UNSUPPORTED, .pool_load = NAN };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
   if (r->unsupported) {
@@ -450,11 +450,11 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
     out->config = label(r, &r->decode, r->dec_workers, "");
   }
   if (why) {
-    out->status = "infeasible";
+    out->status = OUTCOME_INFEASIBLE;
     out->reason = why;
     return;
   }
-  out->status = "ok";
+  out->status = OUTCOME_OK;
   out->predicted[MET_OUT_TOK_S_PER_GPU] = ss.out_tok_s_per_gpu;
   out->predicted[MET_TOK_S_PER_USER] = ss.tok_s_per_user;
   out->predicted[MET_TTFT] = ss.ttft * 1e3;
@@ -502,7 +502,7 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
     validate_predict(r, prof, out);
     return;
   }
-  *out = (Prediction){ .status = "unsupported", .pool_load = NAN };
+  *out = (Prediction){ .status = OUTCOME_UNSUPPORTED, .pool_load = NAN };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
   prof = row_profile(r, prof);
@@ -525,11 +525,11 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
     out->config = g_strdup_printf("%s (%s)", a, how);
   }
   if (why) {
-    out->status = "infeasible";
+    out->status = OUTCOME_INFEASIBLE;
     out->reason = why;
     return;
   }
-  out->status = "ok";
+  out->status = OUTCOME_OK;
   out->predicted[MET_OUT_TOK_S_PER_GPU] = sr.out_tok_s / sr.gpus;
   out->predicted[MET_TOK_S_PER_USER] = 1 / sr.tpot[0];
   out->predicted[MET_TTFT] = sr.ttft[0] * 1e3;
@@ -608,8 +608,8 @@ static void summary_line(GString *out, const char *group, GPtrArray *rows, const
     if (field && strcmp(v, value) != 0)
       continue;
     n++;
-    ok += strcmp(preds[i].status, "ok") == 0;
-    inf += strcmp(preds[i].status, "infeasible") == 0;
+    ok += preds[i].status == OUTCOME_OK;
+    inf += preds[i].status == OUTCOME_INFEASIBLE;
     for (int m = 0; m < N_METRICS; m++) {
       double e = validate_ape(r, &preds[i], m);
       if (isfinite(e))
@@ -683,7 +683,7 @@ char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
     csv_append_field(out, r->id);
-    g_string_append_printf(out, ",%s,", preds[i].status);
+    g_string_append_printf(out, ",%s,", outcome_names[preds[i].status]);
     csv_append_field(out, preds[i].reason);
     for (int m = 0; m < N_METRICS; m++)
       if (isfinite(preds[i].predicted[m]))

@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "engine.h"
+#include "outcome.h"
 #include "steady_state.h"
 
 typedef enum { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER, MET_TTFT, MET_GPU_POWER, MET_SERVER_POWER, N_METRICS } Metric;
@@ -38,7 +39,7 @@ typedef struct {
 } ValRow;
 
 typedef struct {
-  const char *status;      /* "ok", "infeasible", "unsupported" */
+  OutcomeKind status;
   char *reason;
   char *config;            /* the configuration predicted (chosen when the row leaves it open) */
   double predicted[N_METRICS];

@@ -3,12 +3,12 @@
 #include "test_util.h"
 #include "frontier.h"
 
-static ResultRow *row(GPtrArray *rows, const char *system, double user, double mw, const char *status)
+static ResultRow *row(GPtrArray *rows, const char *system, double user, double mw, OutcomeKind status)
 {
   ResultRow *r = g_new(ResultRow, 1);
   result_row_init(r, rows->len);
   r->system = g_strdup(system);
-  r->status = g_strdup(status);
+  r->status = status;
   r->tok_s_per_user = user;
   r->tok_s_per_mw = mw;
   g_ptr_array_add(rows, r);
@@ -27,15 +27,15 @@ static void free_rows(GPtrArray *rows)
 START_TEST(dominated_ties_duplicates)
 {
   GPtrArray *rows = g_ptr_array_new();
-  ResultRow *a = row(rows, "s", 10, 100, "ok");  /* the fastest per MW */
-  ResultRow *b = row(rows, "s", 20, 80, "ok");   /* a trade-off: on */
-  ResultRow *c = row(rows, "s", 15, 70, "ok");   /* b beats it on both: off */
-  ResultRow *d = row(rows, "s", 20, 60, "ok");   /* same x as b, lower y: off */
-  ResultRow *e = row(rows, "s", 30, 80, "ok");   /* same y as b, larger x: on, and b is now dominated */
-  ResultRow *f = row(rows, "s", 30, 80, "ok");   /* an exact duplicate of e: on as well */
-  ResultRow *g = row(rows, "s", 40, 10, "ok");   /* the most interactive: on */
-  ResultRow *h = row(rows, "s", 50, 90, "infeasible"); /* does not take part */
-  ResultRow *i = row(rows, "s", NAN, 500, "ok"); /* unknown x: does not take part */
+  ResultRow *a = row(rows, "s", 10, 100, OUTCOME_OK);  /* the fastest per MW */
+  ResultRow *b = row(rows, "s", 20, 80, OUTCOME_OK);   /* a trade-off: on */
+  ResultRow *c = row(rows, "s", 15, 70, OUTCOME_OK);   /* b beats it on both: off */
+  ResultRow *d = row(rows, "s", 20, 60, OUTCOME_OK);   /* same x as b, lower y: off */
+  ResultRow *e = row(rows, "s", 30, 80, OUTCOME_OK);   /* same y as b, larger x: on, and b is now dominated */
+  ResultRow *f = row(rows, "s", 30, 80, OUTCOME_OK);   /* an exact duplicate of e: on as well */
+  ResultRow *g = row(rows, "s", 40, 10, OUTCOME_OK);   /* the most interactive: on */
+  ResultRow *h = row(rows, "s", 50, 90, OUTCOME_INFEASIBLE); /* does not take part */
+  ResultRow *i = row(rows, "s", NAN, 500, OUTCOME_OK); /* unknown x: does not take part */
   g_autoptr(GError) err = NULL;
   ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, &err));
   ck_assert_int_eq(a->on_frontier, 1);
@@ -54,8 +54,8 @@ END_TEST
 START_TEST(per_system_or_all)
 {
   GPtrArray *rows = g_ptr_array_new();
-  ResultRow *h = row(rows, "hopper", 10, 10, "ok");
-  ResultRow *b = row(rows, "blackwell", 20, 100, "ok");
+  ResultRow *h = row(rows, "hopper", 10, 10, OUTCOME_OK);
+  ResultRow *b = row(rows, "blackwell", 20, 100, OUTCOME_OK);
   g_autoptr(GError) err = NULL;
   ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, &err));
   ck_assert_int_eq(h->on_frontier, 1); /* best of its own system */
@@ -78,7 +78,7 @@ START_TEST(matches_brute_force)
   GPtrArray *rows = g_ptr_array_new();
   GRand *rnd = g_rand_new_with_seed(7);
   for (int k = 0; k < 3000; k++)
-    row(rows, k % 3 ? "x" : "y", g_rand_int_range(rnd, 0, 60), g_rand_int_range(rnd, 0, 60), "ok");
+    row(rows, k % 3 ? "x" : "y", g_rand_int_range(rnd, 0, 60), g_rand_int_range(rnd, 0, 60), OUTCOME_OK);
   g_rand_free(rnd);
   ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, NULL));
   for (guint p = 0; p < rows->len; p++) {

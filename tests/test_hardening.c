@@ -129,7 +129,7 @@ START_TEST(gnuplot_strings)
     ResultRow *r = g_new(ResultRow, 1);
     result_row_init(r, (gsize)i);
     r->system = g_strdup(systems[i]);
-    r->status = g_strdup("ok");
+    r->status = OUTCOME_OK;
     r->family = g_strdup("f");
     r->tok_s_per_user = 1 + i, r->tok_s_per_mw = 2 - i, r->on_frontier = 1;
     g_ptr_array_add(rows, r);

@@ -31,11 +31,12 @@ static char *write_tmp(const char *text)
   return path;
 }
 
+/* The outcome's name of row ID, as predictions.csv prints it. */
 static const char *status_of(GPtrArray *rows, const Prediction *p, const char *id)
 {
   for (guint i = 0; i < rows->len; i++)
     if (strcmp(((ValRow *)rows->pdata[i])->id, id) == 0)
-      return p[i].status;
+      return outcome_names[p[i].status];
   ck_abort_msg("no row %s", id);
   return NULL;
 }

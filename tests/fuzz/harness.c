@@ -221,7 +221,7 @@ int fuzz_measured(const uint8_t *data, size_t size)
     if (i < n)
       validate_predict(r, &sh->profile, &preds[i]);
     else
-      preds[i].status = "unsupported";
+      preds[i].status = OUTCOME_UNSUPPORTED;
   }
   /* one small concurrency row through the event simulation, as validate runs them */
   for (guint i = 0; i < n; i++) {
