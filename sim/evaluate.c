@@ -4,9 +4,8 @@
 #include <math.h>
 #include <string.h>
 #include "power.h"
-#include "serving_sim.h"
-#include "simgrid_backend.h"
 #include "precision.h"
+#include "predict.h"
 
 static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
 {
@@ -57,39 +56,17 @@ char *point_config_label(const Point *pt)
   return g_string_free(s, FALSE);
 }
 
-static Stack stack_of(int framework)
-{
-  switch (framework) {
-  case FW_SGLANG:
-  case FW_DYNAMO_SGLANG: return STACK_SGLANG;
-  case FW_VLLM: return STACK_VLLM;
-  default: return STACK_TRTLLM;
-  }
-}
-
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out)
 {
   const ScenarioParams *p = &pt->p;
+  Stack stack = framework_stack((Framework)p->framework);
   *out = (Engine){
     .sys = &pt->system, .model = &pt->model, .prof = prof, .precision = p->precision,
-    .kv_precision = p->kv_precision != KVP_AUTO ? (Precision)(p->kv_precision - 1)
-                    : p->precision == PREC_BF16    ? PREC_BF16
-                                                   : (Precision)prof->stack[stack_of(p->framework)].kv_cache,
-    .stack = stack_of(p->framework), .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
+    .kv_precision = kv_precision_for((KvPrecision)p->kv_precision, (Precision)p->precision, prof, stack),
+    .stack = stack, .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
     .dp_attention = es->attention_dp, .native_only = !p->weight_only,
     .draft_tokens = p->spec_method == SPEC_MTP ? p->spec_tokens : 0, .acceptance = p->spec_acceptance,
   };
-}
-
-void evaluate_fill_row(const SteadyState *ss, ResultRow *row)
-{
-  row->deployment_gpus = ss->gpus;
-  row->batch = ss->batch;
-  row->tok_s_per_user = ss->tok_s_per_user;
-  row->out_tok_s_per_gpu = ss->out_tok_s_per_gpu;
-  row->ttft_p50_ms = ss->ttft * 1e3;
-  row->tpot_p50_ms = ss->tpot * 1e3;
-  row->step_ms = ss->step * 1e3;
 }
 
 void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out)
@@ -104,18 +81,15 @@ void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out)
   };
 }
 
-/* Power at the simulated load, and the factory a budget (or GPU count) of such GPUs makes. */
-static void evaluate_factory(const Point *pt, double activity, double out_per_gpu, double clock, ResultRow *row)
+/* The factory a budget (or GPU count) of such GPUs makes, at the outcome's power and throughput. */
+static void evaluate_factory(const Point *pt, const Outcome *o, ResultRow *row)
 {
   FactorySpec fs;
   FactoryPlan fp;
-  PowerShare share;
   evaluate_factory_spec(&pt->p, &fs);
-  double gpu_w = power_gpu(&pt->system, activity, clock);
-  power_share(&pt->system, gpu_w, &share);
-  factory_plan(&pt->system, &fs, gpu_w, out_per_gpu, &fp);
-  row->gpu_power_w = gpu_w;
-  row->it_w_per_gpu = share.it;
+  factory_plan(&pt->system, &fs, o->gpu_power_w, o->out_tok_s_per_gpu, &fp);
+  row->gpu_power_w = o->gpu_power_w;
+  row->it_w_per_gpu = o->it_w_per_gpu;
   row->facility_mw = fp.facility_w / 1e6;
   row->it_mw = fp.it_w / 1e6;
   row->racks = fp.racks;
@@ -128,96 +102,71 @@ static void evaluate_factory(const Point *pt, double activity, double out_per_gp
   row->usd_per_mtok = fp.usd_per_mtok;
 }
 
-static void set_status(ResultRow *row, OutcomeKind status, char *reason)
-{
-  g_free(row->reason);
-  row->status = status;
-  row->reason = reason;
-}
-
-/* The point by event simulation: latency distributions, open loops, traces. */
-static void evaluate_des(const Point *pt, const Profile *prof, ResultRow *row)
+/* The scenario point as a deployment: the one adapter from the scenario side (validate.c has the
+ * other, from a measured row). */
+static void point_deployment(const Point *pt, const Profile *prof, Deployment *d)
 {
   const ScenarioParams *p = &pt->p;
-  double clock = power_clock_for_cap(&pt->system, p->gpu_power_cap);
-  Engine e, d;
-  SimResult sr;
-  char *why;
-  gboolean sg = p->engine == SIM_SIMGRID;
-  SimulateFunc simulate = sg ? simgrid_simulate : serving_simulate;
-  row->engine = g_strdup(sg ? "simgrid" : "des");
-  if (p->mode == MODE_AGGREGATED) {
-    evaluate_engine(pt, prof, &p->agg, &e);
-    e.clock = clock;
-    why = simulate(p, &e, p->agg.workers, NULL, 0, FALSE, &sr);
+  *d = (Deployment){ .disaggregated = p->mode == MODE_DISAGGREGATED, .sim = p,
+                     .load = { .isl = p->input.mean, .osl = p->output.mean, .users = p->users,
+                               .think_time = p->think_time } };
+  if (!d->disaggregated) {
+    evaluate_engine(pt, prof, &p->agg, &d->decode);
+    d->dec_workers = p->agg.workers;
+    d->load.max_batch = p->agg.max_batch, d->load.chunk = p->agg.chunked_prefill;
   } else {
-    evaluate_engine(pt, prof, &p->prefill, &e);
-    evaluate_engine(pt, prof, &p->decode, &d);
-    e.clock = d.clock = clock;
-    double total = (double)p->prefill.workers * e.gpus + (double)p->decode.workers * d.gpus;
-    why = simulate(p, &e, p->prefill.workers, &d, p->decode.workers, total <= pt->system.nvlink_domain_gpus, &sr);
+    evaluate_engine(pt, prof, &p->prefill, &d->prefill);
+    evaluate_engine(pt, prof, &p->decode, &d->decode);
+    d->pre_workers = p->prefill.workers, d->dec_workers = p->decode.workers;
+    d->load.max_batch = p->decode.max_batch, d->load.chunk = p->prefill.chunked_prefill;
+    double total = (double)d->pre_workers * d->prefill.gpus + (double)d->dec_workers * d->decode.gpus;
+    d->same_domain = total <= pt->system.nvlink_domain_gpus;
   }
-  if (why) {
-    set_status(row, sr.outcome, why);
-    return;
-  }
-  set_status(row, OUTCOME_OK, NULL);
-  row->deployment_gpus = sr.gpus;
-  row->batch = sr.mean_batch;
-  row->out_tok_s_per_gpu = sr.out_tok_s / sr.gpus;
-  row->tok_s_per_user = 1 / sr.tpot[0];
-  row->ttft_p50_ms = sr.ttft[0] * 1e3, row->ttft_p90_ms = sr.ttft[1] * 1e3, row->ttft_p99_ms = sr.ttft[2] * 1e3;
-  row->tpot_p50_ms = sr.tpot[0] * 1e3, row->tpot_p90_ms = sr.tpot[1] * 1e3, row->tpot_p99_ms = sr.tpot[2] * 1e3;
-  row->e2e_p50_ms = sr.e2e[0] * 1e3, row->e2e_p99_ms = sr.e2e[2] * 1e3;
-  row->goodput_req_s = sr.goodput;
-  row->planner_moves = p->planner ? sr.moves : NAN;
-  evaluate_factory(pt, sr.gpu_activity, row->out_tok_s_per_gpu, clock, row);
+  d->prefill.clock = d->decode.clock = power_clock_for_cap(&pt->system, p->gpu_power_cap);
+}
+
+/* Closed loops by the steady state; open loops, traces, Green Contexts (two streams on one GPU)
+ * and points asked for by the event simulation, on the native network or SimGrid. */
+static PredictMethod point_method(const ScenarioParams *p)
+{
+  if (p->engine == SIM_SIMGRID)
+    return METHOD_SIMGRID;
+  if (p->engine == SIM_DES || p->green_prefill_sms > 0 ||
+      (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace)))
+    return METHOD_DES;
+  return METHOD_STEADY;
 }
 
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
 {
-  const ScenarioParams *p = &pt->p;
   row->system = g_strdup(pt->system.id);
   row->model = g_strdup(pt->model.id);
   row->config = point_config_label(pt);
   row->family = point_family_label(pt);
-  if (p->engine == SIM_DES || p->engine == SIM_SIMGRID || p->green_prefill_sms > 0 ||
-      (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace))) {
-    evaluate_des(pt, prof, row);
+  Deployment d;
+  Outcome o;
+  point_deployment(pt, prof, &d);
+  predict(&d, point_method(&pt->p), &o);
+  row->engine = g_strdup(method_names[o.method]);
+  row->weights_gb_per_gpu = o.weights / 1e9;
+  row->kv_gb_per_gpu = o.kv_free / 1e9;
+  row->max_seqs = o.max_seqs;
+  g_free(row->reason);
+  row->status = o.kind;
+  row->reason = g_steal_pointer(&o.reason);
+  if (o.kind != OUTCOME_OK)
     return;
-  }
-  row->engine = g_strdup("steady");
-  Load ld = { .isl = p->input.mean, .osl = p->output.mean, .users = p->users, .think_time = p->think_time };
-  SteadyState ss;
-  char *why;
-  Engine e, d;
-  double clock = power_clock_for_cap(&pt->system, p->gpu_power_cap);
-  if (p->mode == MODE_AGGREGATED) {
-    evaluate_engine(pt, prof, &p->agg, &e);
-    e.clock = clock;
-    ld.max_batch = p->agg.max_batch;
-    ld.chunk = p->agg.chunked_prefill;
-    why = steady_aggregated(&e, p->agg.workers, &ld, &ss);
-  } else {
-    evaluate_engine(pt, prof, &p->prefill, &e);
-    evaluate_engine(pt, prof, &p->decode, &d);
-    e.clock = d.clock = clock;
-    ld.max_batch = p->decode.max_batch;
-    ld.chunk = p->prefill.chunked_prefill;
-    double total = (double)p->prefill.workers * e.gpus + (double)p->decode.workers * d.gpus;
-    why = steady_disaggregated(&e, p->prefill.workers, &d, p->decode.workers,
-                               total <= pt->system.nvlink_domain_gpus, &ld, &ss);
-  }
-  row->weights_gb_per_gpu = ss.weights / 1e9;
-  row->kv_gb_per_gpu = ss.kv_free / 1e9;
-  row->max_seqs = ss.max_seqs;
-  if (why) {
-    set_status(row, OUTCOME_INFEASIBLE, why);
-    return;
-  }
-  set_status(row, OUTCOME_OK, NULL);
-  evaluate_fill_row(&ss, row);
-  evaluate_factory(pt, ss.gpu_activity, ss.out_tok_s_per_gpu, e.clock, row);
+  row->deployment_gpus = o.gpus;
+  row->batch = o.batch;
+  row->out_tok_s_per_gpu = o.out_tok_s_per_gpu;
+  row->tok_s_per_user = o.tok_s_per_user;
+  row->ttft_p50_ms = o.ttft * 1e3, row->ttft_p90_ms = o.ttft_p90 * 1e3, row->ttft_p99_ms = o.ttft_p99 * 1e3;
+  row->tpot_p50_ms = o.tpot * 1e3, row->tpot_p90_ms = o.tpot_p90 * 1e3, row->tpot_p99_ms = o.tpot_p99 * 1e3;
+  row->e2e_p50_ms = o.e2e_p50 * 1e3, row->e2e_p99_ms = o.e2e_p99 * 1e3;
+  row->step_ms = o.step * 1e3;
+  row->goodput_req_s = o.goodput;
+  row->planner_moves = pt->p.planner ? o.moves : NAN;
+  evaluate_factory(pt, &o, row);
 }
 
 GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof)

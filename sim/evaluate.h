@@ -1,7 +1,8 @@
 /* evaluate.h — one point of a scenario -> one row of results.
  *
- * The seam between the scenario side (points) and the models: it picks the engine configuration
- * from the point, asks the memory and step-time models, and fills the result row. */
+ * The seam between the scenario side (points) and the models: it makes the point a Deployment
+ * (predict.h), predicts it by the method the point asks for, and fills the result row with the
+ * outcome and the factory it implies. */
 #ifndef AIF_EVALUATE_H
 #define AIF_EVALUATE_H
 
@@ -19,8 +20,6 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);
 /* The factory a scenario's keys describe. */
 void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out);
-/* Fills ROW's model columns from a steady state (SI -> the units of the column names). */
-void evaluate_fill_row(const SteadyState *ss, ResultRow *row);
 
 /* Evaluates every point of SC into a new array of ResultRow * (free with evaluate_rows_free). */
 GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <string.h>
 
-const char *const framework_names[] = { "trtllm", "sglang", "vllm", "dynamo-trt", "dynamo-sglang", NULL };
+const char *const framework_names[] = { "trtllm", "sglang", "vllm", "dynamo-trt", "dynamo-sglang", "dynamo-vllm", NULL };
 static const char *const dist_names[] = { "fixed", "uniform", "normal", "lognormal", NULL };
 static const char *const arrival_names[] = { "closed", "poisson", "gamma", "trace", NULL };
 static const char *const mode_names[] = { "aggregated", "disaggregated", NULL };

@@ -2,10 +2,8 @@
 #include "validate.h"
 #include "aif_error.h"
 #include "csv.h"
-#include "power.h"
+#include "predict.h"
 #include "scenario.h"
-#include "serving_sim.h"
-#include "simgrid_backend.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -98,7 +96,6 @@ static void inferencex_sglang_launch(ValRow *r, double isl, double osl, gboolean
  * BF16 on Hopper and set FP8 on Blackwell; neither batch-waits nor drafts. */
 static void inferencex_gptoss_launch(ValRow *r, gboolean vllm)
 {
-  Engine *e = &r->decode;
   gboolean hopper = r->sys->arch == ARCH_HOPPER;
   r->launch = TRUE;
   r->adp_balance_timeout = r->adp_batching_wait = r->recv_interval = NAN;
@@ -106,7 +103,7 @@ static void inferencex_gptoss_launch(ValRow *r, gboolean vllm)
   r->overlap = vllm ? 1 : NAN;
   r->load.chunk = vllm ? 8192 : 20000;
   r->load.max_batch = hopper ? r->load.users : 512;
-  e->kv_precision = hopper ? PREC_BF16 : PREC_FP8;
+  r->kv_asked = hopper ? KVP_BF16 : KVP_FP8;
 }
 
 /* MTP depth of the Dynamo recipes InferenceX runs (srt-slurm recipes, named in its
@@ -146,18 +143,6 @@ static double num(const Cell *c, const char *name)
   return *s && !*end ? v : NAN;
 }
 
-static gboolean stack_of(const char *fw, Stack *out)
-{
-  static const struct { const char *name; Stack s; } map[] = {
-    { "trt", STACK_TRTLLM }, { "trtllm", STACK_TRTLLM }, { "dynamo-trt", STACK_TRTLLM },
-    { "sglang", STACK_SGLANG }, { "dynamo-sglang", STACK_SGLANG }, { "vllm", STACK_VLLM }, { "dynamo-vllm", STACK_VLLM },
-  };
-  for (gsize i = 0; i < G_N_ELEMENTS(map); i++)
-    if (strcmp(fw, map[i].name) == 0)
-      return (*out = map[i].s), TRUE;
-  return FALSE;
-}
-
 static int precision_of(const char *s)
 {
   for (int i = 0; precision_names[i]; i++)
@@ -185,7 +170,7 @@ static gboolean engine_from(ValRow *r, const Cell *c, Engine *e, const char *poo
   if (!(workers >= 1) || !(gpus >= workers) || fmod(gpus, workers) != 0)
     return unsupported(r, "%s pool: %s workers on %s GPUs do not make whole engines", pool, text(c, workers_col),
                        text(c, gpus_col));
-  *e = (Engine){ .sys = r->sys, .model = r->model, .precision = p, .kv_precision = p == PREC_BF16 ? PREC_BF16 : PREC_FP8,
+  *e = (Engine){ .sys = r->sys, .model = r->model, .precision = p,
                  .stack = st, .gpus = (int)(gpus / workers), .pp = 1, .ep = isnan(ep) ? 1 : (int)ep,
                  .dp_attention = dp == 1 };
   if (strcmp(pool, "prefill") == 0)
@@ -207,8 +192,10 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   Stack st;
   if (p < 0)
     return unsupported(r, "precision '%s' is not modelled", text(c, "precision"));
-  if (!stack_of(r->framework, &st))
+  Framework fw;
+  if (!framework_parse(r->framework, &fw))
     return unsupported(r, "serving stack '%s' has no profile", r->framework);
+  st = framework_stack(fw);
   double isl = num(c, "isl"), osl = num(c, "osl"), gpus = num(c, "gpus");
   const char *scenario = text(c, "scenario");
   int ml = -1;
@@ -251,7 +238,7 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
     if (r->search_tp && r->load.users > 0)
       return unsupported(r, "concurrency row without its parallelism");
     r->decode = (Engine){ .sys = r->sys, .model = r->model, .precision = p,
-                          .kv_precision = p == PREC_BF16 ? PREC_BF16 : PREC_FP8, .stack = st,
+                          .stack = st,
                           .gpus = r->search_tp ? 1 : (int)tp, .pp = 1, .ep = isnan(ep) ? 1 : (int)ep,
                           .dp_attention = num(c, "dp_attention") == 1 };
     if (!r->search_tp && r->gpus % r->decode.gpus)
@@ -371,8 +358,7 @@ GPtrArray *validate_rows_copy(GPtrArray *rows)
 static void use_profile(const ValRow *r, Engine *e, const Profile *prof)
 {
   e->prof = prof;
-  if (e->precision != PREC_BF16)
-    e->kv_precision = prof->stack[e->stack].kv_cache;
+  e->kv_precision = kv_precision_for(r->kv_asked, e->precision, prof, e->stack);
   e->draft_tokens = r->draft_tokens < 0 ? prof->mtp_draft_tokens : r->draft_tokens;
   if (e->draft_tokens)
     e->acceptance = prof->stack[e->stack].mtp_acceptance;
@@ -407,65 +393,100 @@ static char *label(const ValRow *r, const Engine *e, int engines, const char *po
                          e->dp_attention ? " dp" : "", drafts ? " mtp" : "", weight_only ? " weight-only" : "");
 }
 
-void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
+/* The row as a deployment: the other adapter (evaluate.c has the scenario point's). The row's
+ * engines take the profile, with the row's launch settings over its stack's. */
+static void row_deployment(ValRow *r, const Profile *prof, Deployment *d)
+{
+  prof = row_profile(r, prof);
+  use_profile(r, &r->decode, prof);
+  use_profile(r, &r->prefill, prof);
+  *d = (Deployment){ .disaggregated = r->disaggregated, .prefill = r->prefill, .decode = r->decode,
+                     .pre_workers = r->pre_workers, .dec_workers = r->dec_workers,
+                     .same_domain = r->same_domain, .load = r->load };
+}
+
+/* An empty prediction: unsupported until told otherwise, nothing predicted. */
+static void prediction_init(Prediction *out)
 {
   *out = (Prediction){ .status = OUTCOME_UNSUPPORTED, .pool_load = NAN };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
+}
+
+/* The row's metrics from an outcome (whose reason moves into OUT); the measured system is its
+ * servers at the wall. */
+static void prediction_fill(const ValRow *r, Outcome *o, Prediction *out)
+{
+  out->status = o->kind;
+  out->reason = g_steal_pointer(&o->reason);
+  if (o->kind != OUTCOME_OK)
+    return;
+  out->predicted[MET_OUT_TOK_S_PER_GPU] = o->out_tok_s_per_gpu;
+  out->predicted[MET_TOK_S_PER_USER] = o->tok_s_per_user;
+  out->predicted[MET_TTFT] = o->ttft * 1e3;
+  out->pool_load = o->pool_load;
+  out->predicted[MET_GPU_POWER] = o->gpu_power_w;
+  out->predicted[MET_SERVER_POWER] = o->it_w_per_gpu * r->gpus;
+}
+
+/* MLPerf leaves the parallelism open: the TP (a power of two within the NVLink domain that divides
+ * the GPUs) with the most tokens/s per GPU, left in the row; the last TP's outcome when none fits.
+ * Returns the TP, or 0. */
+static int predict_open_tp(ValRow *r, const Profile *prof, Outcome *out)
+{
+  int best_tp = 0;
+  Outcome last = { 0 };
+  for (int tp = 1; tp <= MIN(r->gpus, r->sys->nvlink_domain_gpus); tp *= 2) {
+    if (r->gpus % tp)
+      continue;
+    r->decode.gpus = tp;
+    Deployment d;
+    Outcome o;
+    row_deployment(r, prof, &d);
+    d.dec_workers = r->gpus / tp;
+    predict(&d, METHOD_STEADY, &o);
+    if (o.kind == OUTCOME_OK && o.out_tok_s_per_gpu > (best_tp ? out->out_tok_s_per_gpu : 0)) {
+      if (best_tp)
+        outcome_clear(out);
+      *out = o, best_tp = tp;
+    } else {
+      outcome_clear(&last);
+      last = o;
+    }
+  }
+  if (best_tp) {
+    outcome_clear(&last);
+    r->decode.gpus = best_tp;
+    r->dec_workers = r->gpus / best_tp;
+  } else {
+    *out = last;
+  }
+  return best_tp;
+}
+
+void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
+{
+  prediction_init(out);
   if (r->unsupported) {
     out->reason = g_strdup(r->unsupported);
     return;
   }
-  prof = row_profile(r, prof);
-  use_profile(r, &r->decode, prof);
-  use_profile(r, &r->prefill, prof);
-  SteadyState ss;
-  char *why = NULL;
+  Deployment d;
+  Outcome o;
   if (r->disaggregated) {
-    why = steady_disaggregated(&r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &r->load, &ss);
+    row_deployment(r, prof, &d);
+    predict(&d, METHOD_STEADY, &o);
     g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
     out->config = g_strdup_printf("%s / %s", a, b);
-  } else if (r->search_tp) { /* MLPerf leaves the parallelism open: the best TP that fits */
-    SteadyState best = { 0 };
-    int best_tp = 0;
-    for (int tp = 1; tp <= MIN(r->gpus, r->sys->nvlink_domain_gpus); tp *= 2) {
-      if (r->gpus % tp)
-        continue;
-      r->decode.gpus = tp;
-      char *w = steady_aggregated(&r->decode, r->gpus / tp, &r->load, &ss);
-      if (!w && ss.out_tok_s_per_gpu > best.out_tok_s_per_gpu)
-        best = ss, best_tp = tp;
-      g_free(why);
-      why = w;
-    }
-    if (best_tp) {
-      g_clear_pointer(&why, g_free);
-      ss = best;
-      r->decode.gpus = best_tp;
-      r->dec_workers = r->gpus / best_tp;
-    }
-    out->config = label(r, &r->decode, r->gpus / MAX(best_tp, 1), "");
+  } else if (r->search_tp) {
+    int tp = predict_open_tp(r, prof, &o);
+    out->config = label(r, &r->decode, r->gpus / MAX(tp, 1), "");
   } else {
-    why = steady_aggregated(&r->decode, r->dec_workers, &r->load, &ss);
+    row_deployment(r, prof, &d);
+    predict(&d, METHOD_STEADY, &o);
     out->config = label(r, &r->decode, r->dec_workers, "");
   }
-  if (why) {
-    out->status = OUTCOME_INFEASIBLE;
-    out->reason = why;
-    return;
-  }
-  out->status = OUTCOME_OK;
-  out->predicted[MET_OUT_TOK_S_PER_GPU] = ss.out_tok_s_per_gpu;
-  out->predicted[MET_TOK_S_PER_USER] = ss.tok_s_per_user;
-  out->predicted[MET_TTFT] = ss.ttft * 1e3;
-  if (r->disaggregated)
-    out->pool_load = ss.pool_load;
-  /* power: the GPUs at the load's activity; the measured system is its servers at the wall */
-  double gpu_w = power_gpu(r->sys, ss.gpu_activity, 1);
-  PowerShare share;
-  power_share(r->sys, gpu_w, &share);
-  out->predicted[MET_GPU_POWER] = gpu_w;
-  out->predicted[MET_SERVER_POWER] = share.it * r->gpus;
+  prediction_fill(r, &o, out);
 }
 
 /* The measured run as a closed-loop workload. InferenceX rows replay its client (see
@@ -502,21 +523,16 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
     validate_predict(r, prof, out);
     return;
   }
-  *out = (Prediction){ .status = OUTCOME_UNSUPPORTED, .pool_load = NAN };
-  for (int m = 0; m < N_METRICS; m++)
-    out->predicted[m] = NAN;
-  prof = row_profile(r, prof);
-  use_profile(r, &r->decode, prof);
-  use_profile(r, &r->prefill, prof);
+  prediction_init(out);
+  Deployment d;
+  Outcome o;
   ScenarioParams p;
+  row_deployment(r, prof, &d);
   des_params(r, &p);
-  SimResult sr;
-  SimulateFunc simulate = simgrid ? simgrid_simulate : serving_simulate;
-  const char *how = simgrid ? "simgrid" : "des";
-  char *why = r->disaggregated
-                ? simulate(&p, &r->prefill, r->pre_workers, &r->decode, r->dec_workers, r->same_domain, &sr)
-                : simulate(&p, &r->decode, r->dec_workers, NULL, 0, FALSE, &sr);
+  d.sim = &p;
+  predict(&d, simgrid ? METHOD_SIMGRID : METHOD_DES, &o);
   kt_clear(&scenario_table, &p);
+  const char *how = method_names[o.method];
   if (r->disaggregated) {
     g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
     out->config = g_strdup_printf("%s / %s (%s)", a, b, how);
@@ -524,20 +540,7 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
     g_autofree char *a = label(r, &r->decode, r->dec_workers, "");
     out->config = g_strdup_printf("%s (%s)", a, how);
   }
-  if (why) {
-    out->status = OUTCOME_INFEASIBLE;
-    out->reason = why;
-    return;
-  }
-  out->status = OUTCOME_OK;
-  out->predicted[MET_OUT_TOK_S_PER_GPU] = sr.out_tok_s / sr.gpus;
-  out->predicted[MET_TOK_S_PER_USER] = 1 / sr.tpot[0];
-  out->predicted[MET_TTFT] = sr.ttft[0] * 1e3;
-  double gpu_w = power_gpu(r->sys, sr.gpu_activity, 1);
-  PowerShare share;
-  power_share(r->sys, gpu_w, &share);
-  out->predicted[MET_GPU_POWER] = gpu_w;
-  out->predicted[MET_SERVER_POWER] = share.it * r->gpus;
+  prediction_fill(r, &o, out);
 }
 
 void validate_predict_des(ValRow *r, const Profile *prof, Prediction *out)

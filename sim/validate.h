@@ -33,6 +33,7 @@ typedef struct {
   gboolean launch;
   double adp_balance_timeout, adp_batching_wait, batch_wait_timeout, batch_wait_tokens, recv_interval;
   double overlap;          /* the overlap scheduler on (1) or off (0); NAN: the stack's */
+  int kv_asked;            /* KvPrecision the launch set (KVP_AUTO: the stack's default) */
   Profile launched;        /* the profile of the last prediction with those settings put in (the
                             * engines point at it; its source string is the caller's) */
   double measured[N_METRICS]; /* NAN when not measured */

@@ -3,6 +3,7 @@
 #include "test_util.h"
 #include "aif_error.h"
 #include "fit.h"
+#include "scenario.h"
 #include "validate.h"
 
 #include <string.h>
@@ -164,9 +165,19 @@ START_TEST(inferencex_launch_settings)
   ck_assert_int_eq(row_of(rows, "dis5")->draft_tokens, 2);
   const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
   ck_assert(o1->launch && o1->overlap == 1 && o1->load.chunk == 8192 && o1->load.max_batch == 64);
-  ck_assert(o1->decode.kv_precision == PREC_BF16 && o1->batch_wait_timeout == 0);
+  ck_assert(o1->kv_asked == KVP_BF16 && o1->batch_wait_timeout == 0);
   ck_assert(o2->launch && isnan(o2->overlap) && o2->load.chunk == 20000 && o2->load.max_batch == 512);
-  ck_assert(o2->decode.kv_precision == PREC_FP8 && o2->draft_tokens == 0);
+  ck_assert(o2->kv_asked == KVP_FP8 && o2->draft_tokens == 0);
+  /* the launch's KV precision holds over the stack's default when predicted (it was once reset to
+   * the profile's, FP8 for vLLM here, by the prediction) */
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_VLLM].kv_cache = PREC_FP8;
+  Prediction pr;
+  validate_predict((ValRow *)o1, &prof, &pr);
+  ck_assert_int_eq(o1->decode.kv_precision, PREC_BF16);
+  prediction_clear(&pr);
+  profile_clear(&prof);
   ck_assert(isnan(t1->overlap) && isnan(s1->overlap));
   /* DeepSeek's scripts are DeepSeek's: a Llama row in trt2's place batch-waits not */
   const ValRow *l70 = row_of(rows, "l70");

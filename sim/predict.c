@@ -1,0 +1,104 @@
+/* predict.c — deployment -> outcome, by any method (see predict.h). */
+#include "predict.h"
+#include "power.h"
+#include "serving_sim.h"
+#include "simgrid_backend.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const method_names[] = { "steady", "des", "simgrid", NULL };
+
+gboolean framework_parse(const char *name, Framework *out)
+{
+  if (strcmp(name, "trt") == 0) /* InferenceX's name for TensorRT-LLM */
+    return (*out = FW_TRTLLM), TRUE;
+  for (int i = 0; framework_names[i]; i++)
+    if (strcmp(name, framework_names[i]) == 0)
+      return (*out = (Framework)i), TRUE;
+  return FALSE;
+}
+
+Stack framework_stack(Framework f)
+{
+  switch (f) {
+  case FW_SGLANG:
+  case FW_DYNAMO_SGLANG: return STACK_SGLANG;
+  case FW_VLLM:
+  case FW_DYNAMO_VLLM: return STACK_VLLM;
+  default: return STACK_TRTLLM;
+  }
+}
+
+Precision kv_precision_for(KvPrecision asked, Precision weights, const Profile *prof, Stack stack)
+{
+  if (asked != KVP_AUTO)
+    return (Precision)(asked - 1);
+  return weights == PREC_BF16 ? PREC_BF16 : (Precision)prof->stack[stack].kv_cache;
+}
+
+static void steady(const Deployment *d, Outcome *out)
+{
+  SteadyState ss;
+  char *why = d->disaggregated ? steady_disaggregated(&d->prefill, d->pre_workers, &d->decode, d->dec_workers,
+                                                      d->same_domain, &d->load, &ss)
+                               : steady_aggregated(&d->decode, d->dec_workers, &d->load, &ss);
+  /* the memory plan stands whether or not the deployment fits: it says by how much */
+  out->weights = ss.weights, out->kv_free = ss.kv_free, out->max_seqs = ss.max_seqs;
+  if (why) {
+    out->kind = OUTCOME_INFEASIBLE, out->reason = why;
+    return;
+  }
+  out->kind = OUTCOME_OK;
+  out->gpus = ss.gpus, out->batch = ss.batch;
+  out->out_tok_s_per_gpu = ss.out_tok_s_per_gpu, out->tok_s_per_user = ss.tok_s_per_user;
+  out->ttft = ss.ttft, out->tpot = ss.tpot, out->step = ss.step, out->steady_ttft_p99 = ss.ttft_p99;
+  out->pool_load = d->disaggregated ? ss.pool_load : NAN;
+  out->gpu_activity = ss.gpu_activity;
+}
+
+static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
+{
+  SimResult sr;
+  SimulateFunc simulate = on_simgrid ? simgrid_simulate : serving_simulate;
+  char *why = d->disaggregated ? simulate(d->sim, &d->prefill, d->pre_workers, &d->decode, d->dec_workers,
+                                          d->same_domain, &sr)
+                               : simulate(d->sim, &d->decode, d->dec_workers, NULL, 0, FALSE, &sr);
+  if (why) {
+    out->kind = sr.outcome, out->reason = why;
+    return;
+  }
+  out->kind = OUTCOME_OK;
+  out->gpus = sr.gpus, out->batch = sr.mean_batch;
+  out->out_tok_s_per_gpu = sr.out_tok_s / sr.gpus, out->tok_s_per_user = 1 / sr.tpot[0];
+  out->ttft = sr.ttft[0], out->ttft_p90 = sr.ttft[1], out->ttft_p99 = sr.ttft[2];
+  out->tpot = sr.tpot[0], out->tpot_p90 = sr.tpot[1], out->tpot_p99 = sr.tpot[2];
+  out->e2e_p50 = sr.e2e[0], out->e2e_p99 = sr.e2e[2];
+  out->goodput = sr.goodput, out->moves = sr.moves;
+  out->gpu_activity = sr.gpu_activity;
+}
+
+void predict(const Deployment *d, PredictMethod method, Outcome *out)
+{
+  *out = (Outcome){ .kind = OUTCOME_INFEASIBLE, .method = method };
+  double *figures[] = { &out->gpus, &out->batch, &out->out_tok_s_per_gpu, &out->tok_s_per_user, &out->ttft,
+                        &out->tpot, &out->ttft_p90, &out->ttft_p99, &out->tpot_p90, &out->tpot_p99, &out->e2e_p50,
+                        &out->e2e_p99, &out->steady_ttft_p99, &out->goodput, &out->moves, &out->step,
+                        &out->weights, &out->kv_free, &out->max_seqs, &out->pool_load, &out->gpu_activity,
+                        &out->gpu_power_w, &out->it_w_per_gpu };
+  for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
+    *figures[i] = NAN;
+  if (method == METHOD_STEADY)
+    steady(d, out);
+  else
+    simulated(d, method == METHOD_SIMGRID, out);
+  if (out->kind != OUTCOME_OK)
+    return;
+  /* power at the load's activity and the engines' clock (a power cap lowers it) */
+  PowerShare share;
+  out->gpu_power_w = power_gpu(d->decode.sys, out->gpu_activity, d->decode.clock);
+  power_share(d->decode.sys, out->gpu_power_w, &share);
+  out->it_w_per_gpu = share.it;
+}
+
+void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }

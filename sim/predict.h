@@ -1,0 +1,67 @@
+/* predict.h — the one way from a deployment to a prediction.
+ *
+ * A Deployment is what runs: its pools of engines and their counts, whether the pools share an
+ * NVLink domain, and the load they serve (the steady state's view, and the event simulation's:
+ * arrivals, lengths, measurement window). Exactly two adapters build one: a scenario point
+ * (evaluate.c) and a measured row (validate.c). predict() runs it by the steady-state model, the
+ * event simulation or SimGrid, and returns an Outcome: its kind and reason, the figures the method
+ * computes (NAN where it computes none), and the power at that load. The stack rules both adapters
+ * share (a framework's stack, the KV cache's precision) live here too, so neither has its own. */
+#ifndef AIF_PREDICT_H
+#define AIF_PREDICT_H
+
+#include "engine.h"
+#include "outcome.h"
+#include "scenario.h"
+#include "steady_state.h"
+
+typedef enum { METHOD_STEADY, METHOD_DES, METHOD_SIMGRID } PredictMethod;
+
+/* "steady", "des", "simgrid": what results call the method. */
+extern const char *const method_names[];
+
+typedef struct {
+  gboolean disaggregated;
+  Engine prefill;              /* disaggregated: the prefill pool's engine */
+  Engine decode;               /* the decode pool's engine, or the aggregated engine */
+  int pre_workers, dec_workers; /* engines of each pool; aggregated: dec_workers */
+  gboolean same_domain;        /* disaggregated: both pools in one NVLink domain (KV over NVLink) */
+  Load load;                   /* the steady-state model's load */
+  const ScenarioParams *sim;   /* the event simulation's workload (arrivals, lengths, window) */
+} Deployment;
+
+typedef struct {
+  OutcomeKind kind;
+  char *reason;                /* why not ok (owned), or NULL */
+  PredictMethod method;
+  double gpus;                 /* of the deployment */
+  double batch;                /* mean decode sequences per (decode) engine step */
+  double out_tok_s_per_gpu, tok_s_per_user;
+  double ttft, tpot;           /* s: the median (event simulation) or the mean (steady state) */
+  double ttft_p90, ttft_p99, tpot_p90, tpot_p99, e2e_p50, e2e_p99; /* s */
+  double steady_ttft_p99;      /* s, the steady state's p99 TTFT of Poisson prompts (aggregated) */
+  double goodput;              /* requests/s meeting the plan's SLO (event simulation) */
+  double moves;                /* engines the planner moved (event simulation) */
+  double step;                 /* s, one decode step (steady state) */
+  double weights, kv_free, max_seqs; /* per GPU of a decode engine, sequences per engine (steady) */
+  double pool_load;            /* disaggregated steady state: the busier pool's share of its ceiling */
+  double gpu_activity;         /* mean GPU power activity (0 idle .. 1 TDP) */
+  double gpu_power_w;          /* W per GPU at that activity and the engines' clock */
+  double it_w_per_gpu;         /* W per GPU at the wall (its share of the node, NICs, switches) */
+} Outcome;
+
+/* Predicts D by METHOD into OUT (free with outcome_clear). Never fails: a deployment that cannot
+ * run is an Outcome of kind infeasible or unsupported with the reason. */
+void predict(const Deployment *d, PredictMethod method, Outcome *out);
+void outcome_clear(Outcome *o);
+
+/* The framework NAME names (a scenario's serving.framework, or a measured row's, where InferenceX
+ * writes "trt" for TensorRT-LLM); FALSE when none. */
+gboolean framework_parse(const char *name, Framework *out);
+/* The serving stack a framework runs (Dynamo's workers run TensorRT-LLM, SGLang or vLLM). */
+Stack framework_stack(Framework f);
+/* The KV cache's precision: the one asked for (KVP_AUTO: none), else BF16 when serving BF16, else
+ * the stack's default from the profile. */
+Precision kv_precision_for(KvPrecision asked, Precision weights, const Profile *prof, Stack stack);
+
+#endif
