@@ -1,5 +1,6 @@
 #!/bin/sh
-# valgrind.sh — run, validate, plan and plot under valgrind's memcheck: no invalid read or write, no
+# valgrind.sh — run, validate, plan and plot under valgrind's memcheck (in one process: -j 1, as
+# forked workers end with _exit and leave the parent's buffers behind): no invalid read or write, no
 # use of uninitialised memory, no definite leak in aifsim's own code (tests/valgrind.supp holds
 # fontconfig's caches, the only suppression). Skipped where valgrind is missing or the build uses
 # AddressSanitizer (the two cannot run together). Run by `make check` with AIFSIM and AIF_SRCDIR set.
@@ -34,7 +35,7 @@ serving: {engine: [steady, des], mode: [aggregated, disaggregated], aggregated: 
 YAML
 vg "run" "$AIFSIM" run "$out/s.yaml" -o "$out/run" -j 1
 vg "validate" "$AIFSIM" validate "$SRC/tests/fuzz/corpus/measured/agg-concurrency.csv" -o "$out/pred.csv"
-vg "plan" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan"
+vg "plan" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan" -j 1
 vg "plot" "$AIFSIM" plot "$out/run/results.csv" -o "$out/chart.png"
 echo "valgrind: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

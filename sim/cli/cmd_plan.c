@@ -1,14 +1,18 @@
 /* cmd_plan.c — `aifsim plan SCENARIO.yaml`: for a power budget and an SLO, the best configuration
  * per system and the factory it implies (racks, GPUs, tokens/s, tokens/s per MW, MW on optics,
- * dollars per million tokens). A table on stdout and DIR/plan.csv; DIR/results.csv has every point. */
+ * dollars per million tokens). The points come from the same sweep as `run`'s (sweep.h: workers on
+ * every core, the journal, rows read back as results.csv has them). A table on stdout and
+ * DIR/plan.csv; DIR/results.csv has every point. */
 #include "commands.h"
 #include "evaluate.h"
 #include "output_dir.h"
 #include "results.h"
+#include "sweep.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
   const char *system;
@@ -88,8 +92,10 @@ int cmd_plan(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
   g_autofree char *min_user = NULL, *max_ttft = NULL;
+  gint jobs = (gint)g_get_num_processors();
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker processes (default: all cores)", "N" },
     { "min-tok-s-per-user", 'u', 0, G_OPTION_ARG_STRING, &min_user, "slowest acceptable tokens/s per user (plan.min_tok_s_per_user)", "X" },
     { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable median TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -100,6 +106,11 @@ int cmd_plan(int argc, char **argv)
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "plan", &argc, &argv))
     return 2;
+  if (jobs < 1) {
+    fprintf(stderr, "aifsim plan: --jobs expects at least 1\n");
+    return 2;
+  }
+  jobs = MIN(jobs, 4 * (int)g_get_num_processors());
   g_autoptr(GError) err = NULL;
   g_auto(RunSetup) rs = { 0 };
   int rc = run_setup("plan", argc, argv, &a, &rs, &err);
@@ -110,12 +121,19 @@ int cmd_plan(int argc, char **argv)
     return cli_fail("plan", err);
   Point first;
   scenario_point(rs.scenario, rs.catalog, 0, &first);
-  GPtrArray *rows = evaluate_scenario(rs.scenario, rs.catalog, &rs.profile);
+  /* the same sweep as run's: its workers, journal and the rows it reads back */
+  SweepOptions so = { .jobs = jobs, .progress = isatty(STDERR_FILENO) };
+  GPtrArray *rows = sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err);
+  if (!rows) {
+    point_clear(&first);
+    return cli_fail("plan", err);
+  }
   g_autoptr(GArray) choices = choose(rows, &first.p);
   g_autofree char *csv = plan_csv(choices);
   g_autofree char *csv_path = g_build_filename(rs.outdir, "plan.csv", NULL);
   gboolean ok = results_write(rs.outdir, rows, &err) && atomic_file_write(csv_path, csv, -1, &err);
   if (ok) {
+    sweep_finish(rs.outdir);
     print_plan(choices, &first.p);
     printf("\n%u points evaluated. Plan: %s; every point: %s/results.csv\n", rows->len, csv_path, rs.outdir);
   }

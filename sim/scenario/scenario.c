@@ -123,8 +123,8 @@ static const KtKey keys[] = {
   NUM("factory.fabric.cpo_port_power", cpo_port_power, DIM_POWER, "9 W", "per co-packaged optical port (NVIDIA, Hot Chips 2025)", KT_NONNEG),
   NUM("factory.fabric.switch_port_power", switch_port_power, DIM_POWER, "14 W", "per switch port without optics (51.2T box 900 W / 64 ports, SemiAnalysis)", KT_NONNEG),
   GROUP("plan", "what `aifsim plan` optimises for"),
-  NUM("plan.min_tok_s_per_user", min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user", KT_NONNEG),
-  NUM("plan.max_ttft", max_ttft, DIM_TIME, "0 s", "longest acceptable median TTFT (0 = no limit)", KT_NONNEG),
+  NUM("plan.min_tok_s_per_user", min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user (one for the scenario)", KT_NONNEG | KT_NOSWEEP),
+  NUM("plan.max_ttft", max_ttft, DIM_TIME, "0 s", "longest acceptable median TTFT (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
 };
 
 const KtTable scenario_table = { "scenario", keys, G_N_ELEMENTS(keys) };
