@@ -1,5 +1,6 @@
 /* catalog.c — loading the hardware and LLM catalogs (see catalog.h). */
 #include "catalog.h"
+#include "keytable.h"
 #include "aif_error.h"
 
 #include <string.h>

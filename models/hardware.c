@@ -1,5 +1,6 @@
 /* hardware.c — the hardware catalog's key table and helpers (see hardware.h). */
 #include "hardware.h"
+#include "keytable.h"
 #include "precision.h"
 
 const char *const precision_names[] = { "bf16", "fp8", "fp4", NULL };

@@ -7,8 +7,11 @@
 #ifndef AIF_HARDWARE_H
 #define AIF_HARDWARE_H
 
-#include "keytable.h"
 #include "sources.h"
+
+/* The YAML binding of the type below (keytable.h); declared here without pulling libyaml into
+ * the physics that only reads the struct. */
+typedef struct KtTable KtTable;
 
 typedef enum { ARCH_HOPPER, ARCH_BLACKWELL, ARCH_BLACKWELL_ULTRA, ARCH_RUBIN, ARCH_RUBIN_ULTRA } GpuArch;
 typedef enum { STATUS_SHIPPING, STATUS_ROADMAP } SystemStatus;

@@ -1,5 +1,6 @@
 /* llm.c — the model catalog's key table and parameter arithmetic (see llm.h). */
 #include "llm.h"
+#include "keytable.h"
 #include "precision.h"
 
 static const char *const attn_names[] = { "gqa", "mla", NULL };

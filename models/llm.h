@@ -7,8 +7,11 @@
 #ifndef AIF_LLM_H
 #define AIF_LLM_H
 
-#include "keytable.h"
 #include "sources.h"
+
+/* The YAML binding of the type below (keytable.h); declared here without pulling libyaml into
+ * the physics that only reads the struct. */
+typedef struct KtTable KtTable;
 
 typedef enum { ATTN_GQA, ATTN_MLA } AttentionKind;
 

@@ -1,5 +1,6 @@
 /* profile.c — profile keys, defaults and loading (see profile.h). */
 #include "profile.h"
+#include "keytable.h"
 #include "hardware.h"
 #include "precision.h"
 

@@ -8,7 +8,11 @@
 #ifndef AIF_PROFILE_H
 #define AIF_PROFILE_H
 
-#include "keytable.h"
+#include <glib.h>
+
+/* The YAML binding of the type below (keytable.h); declared here without pulling libyaml into
+ * the physics that only reads the struct. */
+typedef struct KtTable KtTable;
 
 #define N_ARCH 5
 typedef enum { STACK_TRTLLM, STACK_SGLANG, STACK_VLLM, N_STACK } Stack;

@@ -1,5 +1,6 @@
 /* calibrate.c — reading the calibration kernels' output and fitting the profile (calibrate.h). */
 #include "calibrate.h"
+#include "keytable.h"
 
 #include <math.h>
 #include <stdlib.h>

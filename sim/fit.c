@@ -1,5 +1,6 @@
 /* fit.c — coordinate-descent fit of a profile (see fit.h). */
 #include "fit.h"
+#include "keytable.h"
 #include "aif_error.h"
 #include "hardware.h"
 

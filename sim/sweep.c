@@ -1,5 +1,6 @@
 /* sweep.c — parallel, sharded, resumable evaluation of a scenario's points (see sweep.h). */
 #include "sweep.h"
+#include "keytable.h"
 #include "aif_error.h"
 #include "evaluate.h"
 #include "fd_io.h"

@@ -3,6 +3,7 @@
  * 1,024 users), by the fast engine and by the SimGrid backend (a forked child per run, as in a
  * sweep). A benchmark: it prints figures (`make && tests/bench_des`). */
 #include "bench_util.h"
+#include "keytable.h"
 #include "serving_sim.h"
 #include "simgrid_backend.h"
 

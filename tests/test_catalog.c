@@ -1,6 +1,7 @@
 /* test_catalog.c — every shipped catalog entry loads, carries its sources, and is physically sane;
  * user catalogs add and replace entries; model architectures rebuild their published sizes. */
 #include "test_util.h"
+#include "keytable.h"
 #include "precision.h"
 
 #include <glib/gstdio.h>

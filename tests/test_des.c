@@ -1,6 +1,7 @@
 /* test_des.c — the event core and the serving simulation: deterministic event order, the samplers,
  * Little's law, agreement with the steady-state model, open loops and traces, reproducibility. */
 #include "test_util.h"
+#include "keytable.h"
 #include "event_queue.h"
 #include "serving_sim.h"
 #include "simgrid_backend.h"

@@ -1,5 +1,6 @@
 /* cmd_catalog.c — `aifsim catalog systems | models | show ID`. */
 #include "commands.h"
+#include "keytable.h"
 #include "precision.h"
 
 #include <math.h>
