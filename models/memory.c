@@ -45,6 +45,13 @@ double memory_weight_bytes_gpu(const Engine *e)
   return attn + dense + experts + router + emb + mtp;
 }
 
+double memory_context(const Engine *e, double isl, double osl, gboolean prompt_only)
+{
+  if (prompt_only)
+    return isl;
+  return isl + (e->prof->stack[e->stack].kv_reserve_full ? osl : osl / 2);
+}
+
 char *memory_plan(const Engine *e, double ctx, MemoryPlan *out)
 {
   double hbm = e->sys->hbm_capacity;

@@ -20,6 +20,13 @@ double memory_kv_bytes_per_seq_gpu(const Engine *e, double ctx);
 /* Weight bytes on one GPU. */
 double memory_weight_bytes_gpu(const Engine *e);
 
+/* The context one sequence reserves KV cache for, the same rule for the steady state and the event
+ * simulation: a prefill engine holds the prompt (ISL) only; any other holds the prompt and the
+ * answer, whole (OSL) when the stack guarantees no eviction (kv_reserve_full: TensorRT-LLM's
+ * GUARANTEED_NO_EVICT admission), half of it on average when the stack admits on an estimate and
+ * evicts (SGLang, vLLM). */
+double memory_context(const Engine *e, double isl, double osl, gboolean prompt_only);
+
 /* Plans memory for sequences of CTX tokens. Returns NULL when it fits, or why not, with the
  * numbers ("needs 98.3 GB per GPU for weights and reserve, has 80 GB"), newly allocated. */
 char *memory_plan(const Engine *e, double ctx, MemoryPlan *out);

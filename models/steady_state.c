@@ -174,13 +174,12 @@ static void fill(SteadyState *o, const Solution *s, double engines, double osl, 
   o->prefill_share = s->share;
 }
 
-static char *plan(const Engine *e, const Load *ld, MemoryPlan *m)
+/* PROMPT_ONLY: a prefill engine, which holds prompts until they leave for a decode engine. */
+static char *plan(const Engine *e, const Load *ld, gboolean prompt_only, MemoryPlan *m)
 {
   *m = (MemoryPlan){ NAN, NAN, NAN, NAN, NAN }; /* unknown until memory_plan runs */
   char *why = engine_check(e);
-  /* a stack that guarantees no eviction reserves each sequence's final length up front */
-  double ctx = ld->isl + (e->prof->stack[e->stack].kv_reserve_full ? ld->osl : ld->osl / 2);
-  return why ? why : memory_plan(e, ctx, m);
+  return why ? why : memory_plan(e, memory_context(e, ld->isl, ld->osl, prompt_only), m);
 }
 
 static gboolean within_limits(const Solution *s, const Load *ld)
@@ -191,7 +190,7 @@ static gboolean within_limits(const Solution *s, const Load *ld)
 char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyState *out)
 {
   MemoryPlan m;
-  char *why = plan(e, ld, &m);
+  char *why = plan(e, ld, FALSE, &m);
   *out = (SteadyState){ .weights = m.weights, .kv_free = m.kv_free, .max_seqs = m.max_seqs };
   if (why)
     return why;
@@ -256,9 +255,9 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
                            const Load *ld, SteadyState *out)
 {
   MemoryPlan mp, md;
-  char *why = plan(p, ld, &mp);
+  char *why = plan(p, ld, TRUE, &mp);
   if (!why)
-    why = plan(d, ld, &md);
+    why = plan(d, ld, FALSE, &md);
   *out = (SteadyState){ 0 };
   if (why)
     return why;

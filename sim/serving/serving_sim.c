@@ -926,11 +926,12 @@ static gboolean check_both(const Engine *e, const Engine *d, double ctx)
 Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
              char **why_out)
 {
-  double ctx = p->input.mean + p->output.mean;
-  char *why = check(e, d ? p->input.mean : ctx);
+  /* the steady state's rule (memory_context): both methods agree on what fits */
+  double isl = p->input.mean, osl = p->output.mean;
+  char *why = check(e, memory_context(e, isl, osl, d != NULL));
   if (!why && d)
-    why = check(d, ctx);
-  if (!why && d && p->planner && (e->gpus != d->gpus || !check_both(e, d, ctx)))
+    why = check(d, memory_context(d, isl, osl, FALSE));
+  if (!why && d && p->planner && (e->gpus != d->gpus || !check_both(e, d, memory_context(d, isl, osl, FALSE))))
     why = g_strdup("the planner moves engines between the pools: prefill and decode engines need the same "
                    "GPUs, each able to hold either role");
   if (why) {
