@@ -17,7 +17,7 @@ static const struct {
   [LIMIT_POINTS] = { "AIFSIM_MAX_POINTS", 10000000 },
   [LIMIT_REQUESTS] = { "AIFSIM_MAX_REQUESTS", 10000000 },
   [LIMIT_USERS] = { "AIFSIM_MAX_USERS", 1000000 },
-  [LIMIT_TOKENS] = { "AIFSIM_MAX_TOKENS", 10000000 },
+  [LIMIT_TOKENS] = { "AIFSIM_MAX_TOKENS", 1 << 20 },
 };
 
 gint64 input_limit(InputLimit which)

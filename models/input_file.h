@@ -17,7 +17,8 @@ typedef enum {
   LIMIT_POINTS,      /* AIFSIM_MAX_POINTS: points in one sweep (10,000,000) */
   LIMIT_REQUESTS,    /* AIFSIM_MAX_REQUESTS: requests simulated at one point (10,000,000) */
   LIMIT_USERS,       /* AIFSIM_MAX_USERS: closed-loop users at one point (1,000,000) */
-  LIMIT_TOKENS,      /* AIFSIM_MAX_TOKENS: tokens in one request's prompt or output (10,000,000) */
+  LIMIT_TOKENS,      /* AIFSIM_MAX_TOKENS: tokens in one request's prompt or output (1,048,576: each
+                      * output token is a decode step of the event simulation) */
   LIMIT_COUNT_
 } InputLimit;
 
