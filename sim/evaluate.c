@@ -104,10 +104,11 @@ static void evaluate_factory(const Point *pt, const Outcome *o, ResultRow *row)
 
 /* The scenario point as a deployment: the one adapter from the scenario side (validate.c has the
  * other, from a measured row). */
-static void point_deployment(const Point *pt, const Profile *prof, Deployment *d)
+static void point_deployment(const Point *pt, const Profile *prof, SimConfig *sim, Deployment *d)
 {
   const ScenarioParams *p = &pt->p;
-  *d = (Deployment){ .disaggregated = p->mode == MODE_DISAGGREGATED, .sim = p,
+  sim_config_from_scenario(p, sim);
+  *d = (Deployment){ .disaggregated = p->mode == MODE_DISAGGREGATED, .sim = sim,
                      .load = { .isl = p->input.mean, .osl = p->output.mean, .users = p->users,
                                .think_time = p->think_time } };
   if (!d->disaggregated) {
@@ -143,9 +144,10 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->model = g_strdup(pt->model.id);
   row->config = point_config_label(pt);
   row->family = point_family_label(pt);
+  SimConfig sim;
   Deployment d;
   Outcome o;
-  point_deployment(pt, prof, &d);
+  point_deployment(pt, prof, &sim, &d);
   predict(&d, point_method(&pt->p), &o);
   row->engine = g_strdup(method_names[o.method]);
   row->weights_gb_per_gpu = o.weights / 1e9;

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "outcome.h"
 #include "scenario.h"
+#include "sim_config.h"
 #include "steady_state.h"
 
 typedef enum { METHOD_STEADY, METHOD_DES, METHOD_SIMGRID } PredictMethod;
@@ -27,7 +28,7 @@ typedef struct {
   int pre_workers, dec_workers; /* engines of each pool; aggregated: dec_workers */
   gboolean same_domain;        /* disaggregated: both pools in one NVLink domain (KV over NVLink) */
   Load load;                   /* the steady-state model's load */
-  const ScenarioParams *sim;   /* the event simulation's workload (arrivals, lengths, window) */
+  const SimConfig *sim;        /* the event simulation's workload (arrivals, lengths, window, pools) */
 } Deployment;
 
 typedef struct {

@@ -489,13 +489,12 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   prediction_fill(r, &o, out);
 }
 
-/* The measured run as a closed-loop workload. InferenceX rows replay its client (see
- * INFERENCEX_LEN_FRACTION); others get a steady window over enough requests to see each user
- * several times. */
-static void des_params(const ValRow *r, ScenarioParams *p)
+/* The measured run as a closed-loop workload, on the scenario's defaults for the rest.
+ * InferenceX rows replay its client (see INFERENCEX_LEN_FRACTION); others get a steady window
+ * over enough requests to see each user several times. */
+static void sim_config_of(const ValRow *r, SimConfig *p)
 {
-  memset(p, 0, sizeof *p);
-  kt_defaults(&scenario_table, p);
+  sim_config_defaults(p);
   p->arrival = ARRIVAL_CLOSED;
   p->users = (int)r->load.users;
   if (strcmp(r->source_kind, "inferencex") == 0) {
@@ -510,7 +509,6 @@ static void des_params(const ValRow *r, ScenarioParams *p)
     p->output = (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.osl, .min = 1, .max = r->load.osl };
     p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
   }
-  p->mode = r->disaggregated ? MODE_DISAGGREGATED : MODE_AGGREGATED;
   p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = (int)MIN(r->load.max_batch, 1 << 20);
   p->agg.chunked_prefill = (int)r->load.chunk;
   p->prefill.chunked_prefill = (int)r->load.chunk;
@@ -526,12 +524,11 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
   prediction_init(out);
   Deployment d;
   Outcome o;
-  ScenarioParams p;
+  SimConfig p;
   row_deployment(r, prof, &d);
-  des_params(r, &p);
+  sim_config_of(r, &p);
   d.sim = &p;
   predict(&d, simgrid ? METHOD_SIMGRID : METHOD_DES, &o);
-  kt_clear(&scenario_table, &p);
   const char *how = method_names[o.method];
   if (r->disaggregated) {
     g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");

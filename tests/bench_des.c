@@ -15,7 +15,7 @@
 /* The shortest of RUNS simulations of P (2 prefill engines PRE, 1 decode engine DEC) by SIM, its
  * result in OUT; -1 if it could not run (why is printed). The best of many runs: a shared
  * machine's noise only ever adds time. */
-static double best_of(SimulateFunc sim, int runs, const ScenarioParams *p, const Engine *pre, const Engine *dec,
+static double best_of(SimulateFunc sim, int runs, const SimConfig *p, const Engine *pre, const Engine *dec,
                       SimResult *out)
 {
   double best = 1e9;
@@ -43,9 +43,8 @@ int main(int argc, char **argv)
                  .dp_attention = TRUE };
   Engine dec = pre;
   dec.gpus = 32, dec.ep = 32;
-  ScenarioParams p = { 0 };
-  kt_defaults(&scenario_table, &p);
-  p.mode = MODE_DISAGGREGATED;
+  SimConfig p;
+  sim_config_defaults(&p);
   p.requests = 10000;
   p.users = 1024;
   p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
@@ -61,7 +60,6 @@ int main(int argc, char **argv)
          best * 1e3, FAST_RUNS, (unsigned long long)r.steps, r.out_tok_s, r.ttft[0] * 1e3, r.tpot[0] * 1e3);
   printf("SimGrid backend: %6.1f ms wall (best of %d), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
          best_sg * 1e3, SIMGRID_RUNS, (unsigned long long)g.steps, g.out_tok_s, g.ttft[0] * 1e3, g.tpot[0] * 1e3);
-  kt_clear(&scenario_table, &p);
   profile_clear(&prof);
   return 0;
 }

@@ -46,7 +46,7 @@ END_TEST
 
 START_TEST(samplers)
 {
-  ScenarioParams p = { .seed = 11 };
+  SimConfig p = { .seed = 11 };
   Workload w;
   ck_assert(workload_init(&w, &p, NULL));
   /* gamma(k = 0.25, theta = 2): mean k theta = 0.5, variance k theta^2 = 1 */
@@ -67,10 +67,10 @@ START_TEST(samplers)
 }
 END_TEST
 
-static ScenarioParams params(const Catalog *c, int arrival)
+static SimConfig params(const Catalog *c, int arrival)
 {
-  ScenarioParams p = { 0 };
-  kt_defaults(&scenario_table, &p);
+  SimConfig p;
+  sim_config_defaults(&p);
   p.arrival = arrival;
   p.requests = 3000;
   p.input.mean = 1024, p.output.mean = 256;
@@ -89,7 +89,7 @@ static Engine deepseek(const Catalog *c, const char *sys, int gpus, const Profil
 
 /* Prompts and answers drawn around 922 and 256 tokens (InferenceX-style 80-100% ranges): users
  * do not move in lock-step waves. */
-static void varied_lengths(ScenarioParams *p)
+static void varied_lengths(SimConfig *p)
 {
   p->input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 922, .min = 820, .max = 1024 };
   p->output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 256, .min = 192, .max = 320 };
@@ -112,7 +112,7 @@ START_TEST(closed_loop_agrees_with_steady_state)
   profile_defaults(&prof);
   Engine e = llama_h200(c, &prof);
   for (int users = 8; users <= 128; users *= 4) {
-    ScenarioParams p = params(c, ARRIVAL_CLOSED);
+    SimConfig p = params(c, ARRIVAL_CLOSED);
     p.users = users;
     varied_lengths(&p);
     SimResult sr;
@@ -139,7 +139,7 @@ START_TEST(poisson_open_loop)
   Profile prof;
   profile_defaults(&prof);
   Engine e = llama_h200(c, &prof);
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  SimConfig p = params(c, ARRIVAL_POISSON);
   p.rate = 2.0;
   SimResult a, b;
   g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &a);
@@ -169,7 +169,7 @@ START_TEST(trace_replay)
   g_autofree char *dir = test_tmpdir();
   g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
   ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens\n0,512,64\n0.01,512,64\n100,512,64\n", -1, NULL));
-  ScenarioParams p = params(c, ARRIVAL_TRACE);
+  SimConfig p = params(c, ARRIVAL_TRACE);
   p.trace = path;
   p.warmup = 50; /* measure the third only */
   SimResult sr;
@@ -196,7 +196,7 @@ static double trace_ttft(const Catalog *c, const Engine *e, const char *text, do
   g_autofree char *dir = test_tmpdir();
   g_autofree char *path = g_build_filename(dir, "t.csv", NULL);
   ck_assert(g_file_set_contents(path, text, -1, NULL));
-  ScenarioParams p = params(c, ARRIVAL_TRACE);
+  SimConfig p = params(c, ARRIVAL_TRACE);
   p.trace = path;
   p.warmup = warmup;
   SimResult sr;
@@ -270,7 +270,7 @@ START_TEST(benchmark_client_window)
   Profile prof;
   profile_defaults(&prof);
   Engine e = llama_h200(c, &prof);
-  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
   p.users = 4, p.requests = 40, p.output.mean = 64;
   p.start = START_TOGETHER, p.window = WINDOW_ALL;
   SimResult all, steady;
@@ -299,7 +299,7 @@ START_TEST(attention_dp_balancing)
   Profile prof;
   profile_defaults(&prof);
   Engine e = deepseek(c, "b200-hgx8", 8, &prof);
-  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
   p.users = 64, p.requests = 2000;
   varied_lengths(&p);
   SimResult on, off;
@@ -326,7 +326,7 @@ START_TEST(batch_waiting)
   Profile prof;
   profile_defaults(&prof);
   Engine e = llama_h200(c, &prof);
-  ScenarioParams p = params(c, ARRIVAL_CLOSED);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
   p.users = 64, p.requests = 2000;
   p.agg.chunked_prefill = 8192;
   varied_lengths(&p);
@@ -349,12 +349,11 @@ END_TEST
 
 /* Closed-loop disaggregated serving inside a GB200 NVL72: prefill engines of 4 GPUs (*E), decode
  * engines of 16 (*D). */
-static ScenarioParams gb200_pools(const Catalog *c, const Profile *prof, Engine *e, Engine *d)
+static SimConfig gb200_pools(const Catalog *c, const Profile *prof, Engine *e, Engine *d)
 {
   *e = deepseek(c, "gb200-nvl72", 4, prof);
   *d = deepseek(c, "gb200-nvl72", 16, prof);
-  ScenarioParams p = params(c, ARRIVAL_CLOSED);
-  p.mode = MODE_DISAGGREGATED;
+  SimConfig p = params(c, ARRIVAL_CLOSED);
   p.decode.max_batch = 1024;
   return p;
 }
@@ -367,7 +366,7 @@ START_TEST(disaggregated_pools)
   Profile prof;
   profile_defaults(&prof);
   Engine e, d;
-  ScenarioParams p = gb200_pools(c, &prof, &e, &d);
+  SimConfig p = gb200_pools(c, &prof, &e, &d);
   p.users = 64;
   SimResult one, two;
   g_autofree char *w1 = serving_simulate(&p, &e, 2, &d, 1, TRUE, &one);
@@ -390,7 +389,7 @@ START_TEST(disaggregated_handoff)
   Profile prof;
   profile_defaults(&prof);
   Engine e, d;
-  ScenarioParams p = gb200_pools(c, &prof, &e, &d);
+  SimConfig p = gb200_pools(c, &prof, &e, &d);
   varied_lengths(&p);
   p.users = 4;
   p.requests = 400;
@@ -416,7 +415,7 @@ START_TEST(green_contexts)
   Profile prof;
   profile_defaults(&prof);
   Engine e = llama_h200(c, &prof);
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
+  SimConfig p = params(c, ARRIVAL_POISSON);
   p.rate = 6;
   p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 2048, .min = 1024, .max = 3072 };
   SimResult one, two;
@@ -439,8 +438,7 @@ START_TEST(planner_rebalances)
   Profile prof;
   profile_defaults(&prof);
   Engine e = deepseek(c, "gb200-nvl72", 4, &prof);
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
-  p.mode = MODE_DISAGGREGATED;
+  SimConfig p = params(c, ARRIVAL_POISSON);
   p.rate = 8;
   p.requests = 6000;
   p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 1024, .min = 820, .max = 1228 };
@@ -467,10 +465,9 @@ END_TEST
 
 /* Disaggregated, Poisson at 20 req/s, 6k-10k-token prompts: KV transfers heavy enough (~290 MB
  * each) for the network to show in TTFT. */
-static ScenarioParams kv_heavy(const Catalog *c)
+static SimConfig kv_heavy(const Catalog *c)
 {
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
-  p.mode = MODE_DISAGGREGATED;
+  SimConfig p = params(c, ARRIVAL_POISSON);
   p.rate = 20;
   p.input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = 8192, .min = 6000, .max = 10000 };
   p.decode.max_batch = 2048;
@@ -486,7 +483,7 @@ START_TEST(fabric_oversubscription)
   Profile prof;
   profile_defaults(&prof);
   Engine e = deepseek(c, "b200-hgx8", 8, &prof);
-  ScenarioParams p = kv_heavy(c);
+  SimConfig p = kv_heavy(c);
   SimResult flat, over;
   p.oversubscription = 1;
   g_autofree char *w1 = serving_simulate(&p, &e, 4, &e, 4, FALSE, &flat);
@@ -520,7 +517,7 @@ START_TEST(simgrid_agrees_with_native)
   Profile prof;
   profile_defaults(&prof);
   Engine a = llama_h200(c, &prof);
-  ScenarioParams q = params(c, ARRIVAL_POISSON);
+  SimConfig q = params(c, ARRIVAL_POISSON);
   q.rate = 2;
   q.requests = 600;
   SimResult n, g;
@@ -531,7 +528,7 @@ START_TEST(simgrid_agrees_with_native)
   ck_assert_close(g.e2e[1], n.e2e[1], 1e-9);
   ck_assert_uint_eq(g.steps, n.steps);
 
-  ScenarioParams p = kv_heavy(c);
+  SimConfig p = kv_heavy(c);
   p.requests = 600;
   const struct { const char *sys; int gpus; gboolean same; double over; } cases[] = {
     { "gb200-nvl72", 4, TRUE, 1 }, { "b200-hgx8", 8, FALSE, 1 }, { "b200-hgx8", 8, FALSE, 64 },
@@ -556,8 +553,7 @@ START_TEST(simgrid_platform)
   Profile prof;
   profile_defaults(&prof);
   Engine e = deepseek(c, "b200-hgx8", 8, &prof);
-  ScenarioParams p = params(c, ARRIVAL_POISSON);
-  p.mode = MODE_DISAGGREGATED;
+  SimConfig p = params(c, ARRIVAL_POISSON);
   p.oversubscription = 4;
   g_autofree char *why = NULL;
   Sim *s = sim_new(&p, &e, 2, &e, 1, FALSE, &why);

@@ -77,7 +77,7 @@ typedef struct {
 } Eng;
 
 struct Sim {
-  const ScenarioParams *p;
+  const SimConfig *p;
   Workload w;
   EventQueue q;           /* every event but the engines' steps (Eng.step_at): arrivals, entries,
                            * transfers, prefill streams, the planner */
@@ -130,7 +130,7 @@ static void schedule_step(Sim *s, Eng *g, double t)
 }
 
 /* Sets what G is: its role, its engine, its KV room and batch cap. */
-static void eng_configure(Eng *g, Role role, const Engine *e, const ScenarioParams *p)
+static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p)
 {
   double ctx = p->input.mean + (role == ROLE_PREFILL ? 0 : p->output.mean);
   const EngineSpec *es = role == ROLE_AGG ? &p->agg : role == ROLE_PREFILL ? &p->prefill : &p->decode;
@@ -149,7 +149,7 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const ScenarioPara
   g->adp_wait = g->adp_batch = g->batch_wait = g->recv_count = 0;
 }
 
-static Eng *eng_new(Role role, const Engine *e, const ScenarioParams *p)
+static Eng *eng_new(Role role, const Engine *e, const SimConfig *p)
 {
   Eng *g = g_new0(Eng, 1);
   eng_configure(g, role, e, p);
@@ -784,7 +784,7 @@ static void plan(Sim *s)
 
 static void arrival(Sim *s, int who)
 {
-  const ScenarioParams *p = s->p;
+  const SimConfig *p = s->p;
   if (p->arrival == ARRIVAL_TRACE || p->trace) {
     const TraceRow *t = workload_trace_next(&s->w);
     if (t)
@@ -864,7 +864,7 @@ static void percentiles(GArray *v, double out[3])
 
 static void measure(Sim *s, SimResult *out)
 {
-  const ScenarioParams *p = s->p;
+  const SimConfig *p = s->p;
   double t0 = s->t_start >= 0 ? s->t_start : 0, t1 = s->now;
   out->window = t1 - t0;
   g_autoptr(GArray) ttft = g_array_new(FALSE, FALSE, sizeof(double)), tpot = g_array_new(FALSE, FALSE, sizeof(double));
@@ -923,7 +923,7 @@ static gboolean check_both(const Engine *e, const Engine *d, double ctx)
   return !a && !b;
 }
 
-Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
+Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
              char **why_out)
 {
   /* the steady state's rule (memory_context): both methods agree on what fits */
@@ -1135,7 +1135,7 @@ void sim_free(Sim *s)
   g_free(s);
 }
 
-char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+char *serving_simulate(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out)
 {
   char *why = NULL;

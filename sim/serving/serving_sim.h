@@ -16,7 +16,7 @@
 #include "engine.h"
 #include "network.h"
 #include "outcome.h"
-#include "scenario.h"
+#include "sim_config.h"
 
 typedef struct {
   OutcomeKind outcome;    /* ok; unsupported when no request completed in the window; else infeasible */
@@ -37,10 +37,10 @@ typedef struct {
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not
  * NULL). Returns NULL, or why it could not run (newly allocated: memory, a bad trace). */
-char *serving_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+char *serving_simulate(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out);
 /* serving_simulate's shape, which the SimGrid backend shares: callers pick one. */
-typedef char *(*SimulateFunc)(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+typedef char *(*SimulateFunc)(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec,
                               gboolean same_domain, SimResult *out);
 
 /* The simulation as steps, for a driver that brings its own clock and network (the SimGrid
@@ -48,7 +48,7 @@ typedef char *(*SimulateFunc)(const ScenarioParams *p, const Engine *e, int engi
 typedef struct Sim Sim;
 typedef void (*SimTransferFunc)(gpointer user, int req, int from_engine, int to_engine, double bytes);
 
-Sim *sim_new(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
+Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec, gboolean same_domain,
              char **why);
 void sim_set_transfer(Sim *s, SimTransferFunc f, gpointer user);
 /* The time of the next event; FALSE when the simulation is over. */

@@ -169,7 +169,7 @@ static char *run_child(Sim *s, SimResult *out)
   return sim_finish(s, out);
 }
 
-char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+char *simgrid_simulate(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out)
 {
   *out = (SimResult){ .outcome = OUTCOME_INFEASIBLE };

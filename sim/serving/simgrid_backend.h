@@ -12,7 +12,7 @@
 #include "serving_sim.h"
 
 /* As serving_simulate. Returns NULL, or why it could not run (newly allocated). */
-char *simgrid_simulate(const ScenarioParams *p, const Engine *e, int engines, const Engine *d, int dec,
+char *simgrid_simulate(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec,
                        gboolean same_domain, SimResult *out);
 
 /* The SimGrid platform (XML) for S's network, or NULL and why when it is too large. */

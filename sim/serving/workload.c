@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-gboolean workload_init(Workload *w, const ScenarioParams *p, GError **error)
+gboolean workload_init(Workload *w, const SimConfig *p, GError **error)
 {
   *w = (Workload){ .p = p, .rand = g_rand_new_with_seed((guint32)p->seed) };
   if (p->trace && !(w->trace = trace_read(p->trace, error))) {

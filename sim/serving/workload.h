@@ -5,11 +5,11 @@
 #ifndef AIF_WORKLOAD_H
 #define AIF_WORKLOAD_H
 
-#include "scenario.h"
+#include "sim_config.h"
 #include "trace.h"
 
 typedef struct {
-  const ScenarioParams *p;
+  const SimConfig *p;
   GRand *rand;
   GArray *trace; /* TraceRow, when arrival is trace */
   guint trace_next;
@@ -17,7 +17,7 @@ typedef struct {
 } Workload;
 
 /* Reads the trace if the scenario has one (errors: AIF_ERROR_INPUT with file:line:col). */
-gboolean workload_init(Workload *w, const ScenarioParams *p, GError **error);
+gboolean workload_init(Workload *w, const SimConfig *p, GError **error);
 void workload_clear(Workload *w);
 /* Prompt and output lengths of the next request (tokens, at least 1). */
 int workload_input(Workload *w);

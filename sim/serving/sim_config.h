@@ -1,0 +1,43 @@
+/* sim_config.h — what the event simulation reads of a deployment's question: the workload
+ * (requests, their lengths and arrivals, the measurement window), the pools' scheduler limits, the
+ * router and planner, Green Contexts, the fabric's oversubscription and the SLO goodput counts.
+ *
+ * The simulation takes this narrow configuration, never a whole scenario: a scenario point
+ * (sim_config_from_scenario) and a measured row (validate.c, on the scenario's defaults) both make
+ * one. Field names are the scenario's (ScenarioParams), with the same units (SI). */
+#ifndef AIF_SIM_CONFIG_H
+#define AIF_SIM_CONFIG_H
+
+#include "scenario.h"
+
+typedef struct {
+  /* the workload */
+  int seed;
+  LengthSpec input, output;
+  const char *trace;          /* CSV of requests (borrowed), or NULL */
+  int arrival;                /* ArrivalKind */
+  int users;                  /* closed loop */
+  double rate, burst_cv;      /* open loop: requests/s; gamma's coefficient of variation */
+  int start;                  /* StartKind */
+  double think_time;          /* s */
+  int requests;
+  double duration, warmup;    /* s */
+  int window;                 /* WindowKind */
+  double shift_at, shift_input, shift_output;
+  /* the pools and their schedulers: workers, max_batch, chunked_prefill per pool */
+  EngineSpec agg, prefill, decode;
+  int router;                 /* RouterKind */
+  gboolean planner;
+  double plan_interval, plan_reconfigure, plan_threshold;
+  double green_prefill_sms;   /* SM share of the prefill stream (0: one stream) */
+  double oversubscription;    /* of the scale-out fabric cross-domain KV transfers cross */
+  /* the SLO the goodput counts */
+  double min_tok_s_per_user, max_ttft;
+} SimConfig;
+
+/* The simulation's configuration of a scenario point P (TRACE borrowed from P). */
+void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out);
+/* The scenario's defaults for every field (a caller sets what it knows). */
+void sim_config_defaults(SimConfig *out);
+
+#endif
