@@ -185,9 +185,17 @@ gboolean kt_walk(const KtTable *t, YamlDoc *d, yaml_node_t *mapping, KtLeafFunc 
   return ok;
 }
 
-static gboolean is_null(const char *s)
+static gboolean is_null_word(const char *s)
 {
   return strcmp(s, "null") == 0 || strcmp(s, "~") == 0 || strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+/* A YAML null: the word unquoted ("null" in quotes is the text null, as YAML has it). */
+static gboolean node_is_null(const yaml_node_t *node, const char *s)
+{
+  gboolean quoted = node->type == YAML_SCALAR_NODE && (node->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                                                       node->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+  return !quoted && is_null_word(s);
 }
 
 static gboolean parse_bool(const char *s, gboolean *out)
@@ -238,7 +246,7 @@ static gboolean assign_scalar(const KtKey *key, YamlDoc *d, yaml_node_t *node, c
   case KT_NUMBER: {
     double v;
     const char *why;
-    if ((key->flags & KT_NULLABLE) && is_null(s)) {
+    if ((key->flags & KT_NULLABLE) && node_is_null(node, s)) {
       *FIELD(target, key, double) = 0;
       return TRUE;
     }
@@ -254,12 +262,12 @@ static gboolean assign_scalar(const KtKey *key, YamlDoc *d, yaml_node_t *node, c
   }
   case KT_STRING: {
     char **f = FIELD(target, key, char *);
-    if ((key->flags & KT_REQUIRED) && is_null(s)) {
+    if ((key->flags & KT_REQUIRED) && node_is_null(node, s)) {
       yaml_doc_error(d, node, error, "'%s' is required: expected a value, not null", key->path);
       return FALSE;
     }
     g_free(*f);
-    *f = is_null(s) ? NULL : g_strdup(s);
+    *f = node_is_null(node, s) ? NULL : g_strdup(s);
     return TRUE;
   }
   case KT_ENUM:
@@ -362,6 +370,20 @@ char *kt_value_text(const KtKey *key, const void *target)
   return NULL;
 }
 
+char *kt_value_yaml(const KtKey *key, const void *target)
+{
+  if (key->type != KT_STRING) /* numbers with units, null figures, enum names, booleans: plain */
+    return kt_value_text(key, target);
+  const char *s = *FIELD(target, key, char *);
+  return s ? kt_yaml_quote(s) : g_strdup("null"); /* an empty text is "" */
+}
+
+char *kt_yaml_node(const yaml_node_t *node)
+{
+  const char *s = (const char *)node->data.scalar.value;
+  return node_is_null(node, s) ? g_strdup("null") : kt_yaml_quote(s);
+}
+
 char *kt_yaml_quote(const char *s)
 {
   gboolean plain = *s && !strchr(":#{}[],&*!|>'\"%@`", *s) && !g_ascii_isspace(*s) &&
@@ -370,7 +392,7 @@ char *kt_yaml_quote(const char *s)
     if ((*c == ':' && (c[1] == ' ' || !c[1])) || (*c == ' ' && c[1] == '#') || *c == '"' || (unsigned char)*c < 0x20 ||
         *c == 0x7f)
       plain = FALSE;
-  if (plain && !g_str_has_suffix(s, " "))
+  if (plain && !g_str_has_suffix(s, " ") && !is_null_word(s)) /* "null" as text keeps its quotes */
     return g_strdup(s);
   GString *q = g_string_new("\"");
   for (const char *c = s; *c; c++) {
@@ -406,10 +428,8 @@ void kt_emit_yaml(const KtTable *t, const void *target, GString *out, int indent
       g_string_append_c(out, '\n');
       continue;
     }
-    if (!v) {
-      g_autofree char *raw = kt_value_text(k, target);
-      v = k->type == KT_STRING && !*raw ? g_strdup("null") : kt_yaml_quote(raw);
-    }
+    if (!v)
+      v = kt_value_yaml(k, target);
     g_string_append_printf(out, " %s\n", v);
   }
 }

@@ -79,7 +79,12 @@ const char *kt_closest(const char *word, const char *const *candidates);
 typedef char *(*KtTextFunc)(const KtKey *key, gpointer user, gboolean *skip);
 void kt_emit_yaml(const KtTable *t, const void *target, GString *out, int indent, KtTextFunc text,
                   gpointer user);
-/* The text quoted for YAML when it needs to be. */
+/* The text quoted for YAML when it needs to be (always for the null words: "null" as text). */
 char *kt_yaml_quote(const char *s);
+/* KEY's value in TARGET as YAML: a text quoted as needed or null when absent, anything else as
+ * kt_value_text writes it. */
+char *kt_value_yaml(const KtKey *key, const void *target);
+/* A scalar NODE as YAML that reads back the same: null for a plain null, else the text quoted. */
+char *kt_yaml_node(const yaml_node_t *node);
 
 #endif

@@ -158,7 +158,7 @@ END_TEST
 START_TEST(text_round_trips)
 {
   const char *texts[] = { "plain", "a,b", "say \"hi\"", "two\nlines", "cr\ronly", "tab\there", "bell\x07", "- dash",
-                          "key: value", "# hash" };
+                          "key: value", "# hash", "null", "~", "" };
   for (gsize i = 0; i < G_N_ELEMENTS(texts); i++) {
     g_autoptr(GString) line = g_string_new(NULL);
     csv_append_field(line, texts[i]);

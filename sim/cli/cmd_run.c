@@ -36,8 +36,7 @@ static char *entry_text(const KtKey *key, gpointer user, gboolean *skip)
   gboolean unc = figure_sources_uncertain(e->fs, key->path);
   if (!src && !unc)
     return NULL;
-  g_autofree char *raw = kt_value_text(key, e->entry);
-  g_autofree char *v = kt_yaml_quote(raw), *s = src ? kt_yaml_quote(src) : NULL;
+  g_autofree char *v = kt_value_yaml(key, e->entry), *s = src ? kt_yaml_quote(src) : NULL;
   return g_strdup_printf("{value: %s%s%s%s}", v, s ? ", source: " : "", s ? s : "", unc ? ", uncertain: true" : "");
 }
 

@@ -590,7 +590,7 @@ static char *axis_text(const Scenario *s, const Axis *a)
 {
   GString *t = g_string_new(a->values->len > 1 ? "[" : "");
   for (guint i = 0; i < a->values->len; i++) {
-    g_autofree char *q = kt_yaml_quote(yaml_doc_scalar(axis_value(s, a, i)));
+    g_autofree char *q = kt_yaml_node(axis_value(s, a, i));
     g_string_append_printf(t, "%s%s", i ? ", " : "", q);
   }
   if (a->values->len > 1)
