@@ -15,7 +15,7 @@ typedef enum { OPTICS_PLUGGABLE, OPTICS_CPO } OpticsKind;
 typedef struct {
   int radix;                 /* ports per switch */
   int tiers;                 /* 0 = the fewest that serve the endpoints */
-  int optics;                /* OpticsKind */
+  OpticsKind optics;
   int copper_first_tier;     /* GPU-to-leaf links in copper (no optics) */
   double transceiver_power;  /* W per pluggable transceiver */
   double transceiver_cost;   /* USD per pluggable transceiver */

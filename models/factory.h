@@ -19,7 +19,7 @@ typedef struct {
   double gpus;               /* GPUs wanted (0: as many as the budget allows) */
   double pue;                /* 0: the system's default */
   double other_it_fraction;  /* IT outside the GPU racks, as a fraction of theirs */
-  int provisioning;          /* Provisioning */
+  Provisioning provisioning;
   double energy_price;       /* USD/J */
   double amortisation;       /* s over which capex is spread */
   FabricSpec fabric;

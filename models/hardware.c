@@ -69,7 +69,7 @@ static const KtKey keys[] = {
 
 const KtTable hardware_table = { "hardware", keys, G_N_ELEMENTS(keys) };
 
-double system_peak_flops(const SystemSpec *s, int precision)
+double system_peak_flops(const SystemSpec *s, Precision precision)
 {
   switch (precision) {
   case PREC_BF16: return s->flops_bf16;
@@ -79,7 +79,7 @@ double system_peak_flops(const SystemSpec *s, int precision)
   }
 }
 
-int system_compute_precision(const SystemSpec *s, int stored)
+Precision system_compute_precision(const SystemSpec *s, Precision stored)
 {
   return system_peak_flops(s, stored) > 0 ? stored : PREC_BF16;
 }

@@ -7,6 +7,7 @@
 #ifndef AIF_HARDWARE_H
 #define AIF_HARDWARE_H
 
+#include "precision.h"
 #include "sources.h"
 
 /* The YAML binding of the type below (keytable.h); declared here without pulling libyaml into
@@ -19,8 +20,8 @@ typedef enum { COOLING_AIR, COOLING_LIQUID } Cooling;
 
 typedef struct {
   char *id, *name, *source /* entry-wide source for figures that name none */, *gpu_name;
-  int arch;   /* GpuArch */
-  int status; /* SystemStatus: roadmap figures are pre-production */
+  GpuArch arch;
+  SystemStatus status; /* roadmap figures are pre-production */
   /* GPU (one package; a Blackwell or Rubin package holds several dies) */
   int dies_per_gpu;
   int sms;                          /* streaming multiprocessors per GPU (0 = not published) */
@@ -46,7 +47,7 @@ typedef struct {
   char *nic_name;
   double nic_bandwidth;             /* B/s per GPU, one direction */
   double nic_power;                 /* W per NIC at load */
-  int cooling;                      /* Cooling */
+  Cooling cooling;
   double pue;                       /* default facility PUE for this cooling */
   double system_power;              /* W nameplate of the natural unit (server or rack) */
   double all_in_power_per_gpu;      /* W: SemiAnalysis all-in IT power per GPU (for comparison) */
@@ -58,12 +59,12 @@ extern const KtTable hardware_table;
 extern const char *const gpu_arch_names[];
 
 /* Peak dense FLOP/s at a precision name ("bf16", "fp8", "fp4"); 0 when unsupported. */
-double system_peak_flops(const SystemSpec *s, int precision);
+double system_peak_flops(const SystemSpec *s, Precision precision);
 /* Precision the GEMMs on weights STORED in that format compute in: the format itself where the GPU
  * has tensor cores for it, else BF16 (weight-only quantization: the weights stay in their format in
  * memory and are widened inside the kernel, as the W4A16 MXFP4 kernels do that vLLM, SGLang and
  * TensorRT-LLM run gpt-oss with on Hopper). */
-int system_compute_precision(const SystemSpec *s, int stored);
+Precision system_compute_precision(const SystemSpec *s, Precision stored);
 
 void system_spec_clear(SystemSpec *s);
 void system_spec_copy(SystemSpec *dst, const SystemSpec *src);

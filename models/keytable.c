@@ -8,6 +8,11 @@
 
 #define FIELD(target, key, type) ((type *)((char *)(target) + (key)->offset))
 
+/* KT_ENUM fields are C enums written through an int: every enum of the tables is int-sized, as the
+ * ABIs aifsim builds on make any enum whose values fit an int (no -fshort-enums). */
+typedef enum { KT_ENUM_PROBE_ } KtEnumProbe;
+G_STATIC_ASSERT(sizeof(KtEnumProbe) == sizeof(int));
+
 const KtKey *kt_find(const KtTable *t, const char *path)
 {
   for (size_t i = 0; i < t->n_keys; i++)

@@ -18,7 +18,7 @@ typedef enum {
   KT_INT,    /* int */
   KT_NUMBER, /* double in SI, with a unit of key->dim */
   KT_STRING, /* char *, owned by the struct */
-  KT_ENUM,   /* int index into key->choices */
+  KT_ENUM,   /* an enum field (int-sized: checked in keytable.c), the index into key->choices */
   KT_BOOL,   /* gboolean */
 } KtType;
 

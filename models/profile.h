@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "precision.h"
+
 /* The YAML binding of the type below (keytable.h); declared here without pulling libyaml into
  * the physics that only reads the struct. */
 typedef struct KtTable KtTable;
@@ -44,7 +46,7 @@ typedef struct {
   double step_overhead;       /* s per engine step: scheduling, sampling, host work */
   double layer_overhead;      /* s per layer per step: kernel launches and the gaps between them */
   double moe_layer_overhead;  /* s more per MoE layer: routing, permutes, the extra kernels */
-  int kv_cache;               /* Precision of the KV cache the stack uses unless told (serving below BF16) */
+  Precision kv_cache;         /* the KV cache the stack uses unless told (serving below BF16) */
   double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
   /* s more in disaggregated serving, between the prompt's last step and its KV cache leaving for

@@ -59,10 +59,10 @@ char *point_config_label(const Point *pt)
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out)
 {
   const ScenarioParams *p = &pt->p;
-  Stack stack = framework_stack((Framework)p->framework);
+  Stack stack = framework_stack(p->framework);
   *out = (Engine){
     .sys = &pt->system, .model = &pt->model, .prof = prof, .precision = p->precision,
-    .kv_precision = kv_precision_for((KvPrecision)p->kv_precision, (Precision)p->precision, prof, stack),
+    .kv_precision = kv_precision_for(p->kv_precision, p->precision, prof, stack),
     .stack = stack, .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
     .dp_attention = es->attention_dp, .native_only = !p->weight_only,
     .draft_tokens = p->spec_method == SPEC_MTP ? p->spec_tokens : 0, .acceptance = p->spec_acceptance,

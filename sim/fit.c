@@ -90,7 +90,7 @@ static void used(GPtrArray *rows, Used *u)
 }
 
 /* Whether some row's engine spans more GPUs than its NVLink domain. */
-static gboolean crosses_domain(GPtrArray *rows, int arch)
+static gboolean crosses_domain(GPtrArray *rows, GpuArch arch)
 {
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];

@@ -388,7 +388,7 @@ static const Profile *row_profile(ValRow *r, const Profile *prof)
 static char *label(const ValRow *r, const Engine *e, int engines, const char *pool)
 {
   gboolean drafts = e->draft_tokens > 0 && e != &r->prefill;
-  gboolean weight_only = system_compute_precision(e->sys, e->precision) != (int)e->precision;
+  gboolean weight_only = system_compute_precision(e->sys, e->precision) != e->precision;
   return g_strdup_printf("%s%dx %d GPU%s ep%d%s%s%s", pool, engines, e->gpus, e->gpus > 1 ? "s" : "", e->ep,
                          e->dp_attention ? " dp" : "", drafts ? " mtp" : "", weight_only ? " weight-only" : "");
 }

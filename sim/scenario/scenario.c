@@ -570,7 +570,7 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
     }
   absolutise(s, &out->p.trace);
   absolutise(s, &out->p.profile);
-  if (out->p.parallelism == 1 && out->p.mode == MODE_DISAGGREGATED) {
+  if (out->p.parallelism == PARALLELISM_AUTO && out->p.mode == MODE_DISAGGREGATED) {
     /* auto's generated TP / EP / attention-DP shape the decode pool of a disaggregated point */
     out->p.decode.tp = out->p.agg.tp;
     out->p.decode.ep = out->p.agg.ep;

@@ -10,7 +10,9 @@
 
 #include "catalog.h"
 #include "factory.h"
+#include "fabric.h"
 #include "keytable.h"
+#include "precision.h"
 
 typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL } LengthDist;
 typedef enum { ARRIVAL_CLOSED, ARRIVAL_POISSON, ARRIVAL_GAMMA, ARRIVAL_TRACE } ArrivalKind;
@@ -23,12 +25,13 @@ typedef enum { SIM_AUTO, SIM_STEADY, SIM_DES, SIM_SIMGRID } EngineKind;
 typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
 typedef enum { START_SPREAD, START_TOGETHER } StartKind;
 typedef enum { WINDOW_STEADY, WINDOW_ALL } WindowKind;
+typedef enum { PARALLELISM_MANUAL, PARALLELISM_AUTO } ParallelismKind;
 
 extern const char *const framework_names[];
 
 /* Token-length distribution of requests; tokens are counts but kept as doubles for the maths. */
 typedef struct {
-  int dist; /* LengthDist */
+  LengthDist dist;
   double mean, stddev, min, max, sigma;
 } LengthSpec;
 
@@ -49,40 +52,46 @@ typedef struct {
   /* workload */
   LengthSpec input, output;
   char *trace;          /* CSV: arrival time, input tokens, output tokens (absolute path) */
-  int arrival;          /* ArrivalKind */
+  ArrivalKind arrival;
   int users;            /* closed loop: concurrent users */
   double rate;          /* open loop: requests/s */
   double burst_cv;      /* gamma: coefficient of variation of inter-arrival times */
-  int start;            /* StartKind: closed-loop users start spread out, or all at t = 0 */
+  StartKind start;      /* closed-loop users start spread out, or all at t = 0 */
   double think_time;    /* s, closed loop */
   int requests;
   double duration, warmup; /* s */
-  int window;           /* WindowKind: which requests the figures count */
+  WindowKind window;    /* which requests the figures count */
   double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
   /* serving */
-  int framework, precision, kv_precision, mode;
+  Framework framework;
+  Precision precision;
+  KvPrecision kv_precision;
+  ServingMode mode;
   gboolean weight_only; /* a precision the GPU has no tensor cores for runs weight-only (else infeasible) */
-  int parallelism;      /* 0 manual, 1 auto (expanded at load into the aggregated keys' lists) */
-  int engine;           /* EngineKind */
+  ParallelismKind parallelism; /* auto is expanded at load into the aggregated keys' lists */
+  EngineKind engine;
   EngineSpec agg, prefill, decode;
-  int router;
+  RouterKind router;
   gboolean planner;     /* move engines between the prefill and decode pools as the load shifts */
   double plan_interval, plan_reconfigure, plan_threshold;
   double green_prefill_sms; /* Green Contexts: SM share of the prefill stream (0: one stream) */
-  int spec_method, spec_tokens;
+  SpecMethod spec_method;
+  int spec_tokens;
   double spec_acceptance;
   char *profile;        /* calibration profile (absolute path), NULL = defaults */
   /* factory */
   double power_budget;  /* W at the facility */
   double pue;           /* 0 = the system's default */
   int fabric_tiers;     /* 0 = sized from the GPU count */
-  int optics, fabric_kind, switch_radix;
+  OpticsKind optics;
+  FabricKind fabric_kind;
+  int switch_radix;
   double oversubscription; /* scale-out fabric: traffic it can carry between racks is the NICs' over this */
   double energy_price;  /* USD/J */
   double amortisation;  /* s */
   int factory_gpus;     /* 0 = as many as the budget allows */
   double other_it_fraction;
-  int provisioning;     /* Provisioning */
+  Provisioning provisioning;
   double gpu_power_cap; /* W, 0 = none */
   gboolean copper_first_tier;
   double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;

@@ -15,18 +15,18 @@ typedef struct {
   int seed;
   LengthSpec input, output;
   const char *trace;          /* CSV of requests (borrowed), or NULL */
-  int arrival;                /* ArrivalKind */
+  ArrivalKind arrival;
   int users;                  /* closed loop */
   double rate, burst_cv;      /* open loop: requests/s; gamma's coefficient of variation */
-  int start;                  /* StartKind */
+  StartKind start;
   double think_time;          /* s */
   int requests;
   double duration, warmup;    /* s */
-  int window;                 /* WindowKind */
+  WindowKind window;
   double shift_at, shift_input, shift_output;
   /* the pools and their schedulers: workers, max_batch, chunked_prefill per pool */
   EngineSpec agg, prefill, decode;
-  int router;                 /* RouterKind */
+  RouterKind router;
   gboolean planner;
   double plan_interval, plan_reconfigure, plan_threshold;
   double green_prefill_sms;   /* SM share of the prefill stream (0: one stream) */
