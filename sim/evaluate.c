@@ -23,18 +23,18 @@ char *point_family_label(const Point *pt)
 {
   const ScenarioParams *p = &pt->p;
   GString *s = g_string_new(NULL);
-  if (p->mode == MODE_AGGREGATED) {
-    engine_label(s, "agg ", &p->agg);
+  if (p->serving.mode == MODE_AGGREGATED) {
+    engine_label(s, "agg ", &p->serving.agg);
   } else {
-    engine_label(s, "P ", &p->prefill);
-    engine_label(s, "D ", &p->decode);
+    engine_label(s, "P ", &p->serving.prefill);
+    engine_label(s, "D ", &p->serving.decode);
   }
-  if (p->green_prefill_sms > 0)
-    g_string_append_printf(s, " gc%.0f%%", 100 * p->green_prefill_sms);
-  g_string_append_printf(s, " %s", precision_names[p->precision]);
-  if (p->weight_only && system_compute_precision(&pt->system, p->precision) != p->precision)
+  if (p->serving.green_prefill_sms > 0)
+    g_string_append_printf(s, " gc%.0f%%", 100 * p->serving.green_prefill_sms);
+  g_string_append_printf(s, " %s", precision_names[p->serving.precision]);
+  if (p->serving.weight_only && system_compute_precision(&pt->system, p->serving.precision) != p->serving.precision)
     g_string_append(s, " weight-only");
-  if (p->spec_method == SPEC_MTP)
+  if (p->serving.spec_method == SPEC_MTP)
     g_string_append(s, " mtp");
   return g_string_free(s, FALSE);
 }
@@ -45,39 +45,40 @@ char *point_config_label(const Point *pt)
   g_autofree char *family = point_family_label(pt);
   GString *s = g_string_new(family);
   /* the family ends with the precision (and " mtp"): the stack and load go between and after */
-  char *mtp = p->spec_method == SPEC_MTP ? strstr(s->str, " mtp") : NULL;
+  char *mtp = p->serving.spec_method == SPEC_MTP ? strstr(s->str, " mtp") : NULL;
   if (mtp)
     g_string_truncate(s, (gsize)(mtp - s->str));
-  g_string_append_printf(s, " %s", framework_names[p->framework]);
-  if (p->spec_method == SPEC_MTP)
-    g_string_append_printf(s, " mtp%d", p->spec_tokens);
-  if (p->arrival == ARRIVAL_CLOSED)
-    g_string_append_printf(s, " c%d", p->users);
+  g_string_append_printf(s, " %s", framework_names[p->serving.framework]);
+  if (p->serving.spec_method == SPEC_MTP)
+    g_string_append_printf(s, " mtp%d", p->serving.spec_tokens);
+  if (p->workload.arrival == ARRIVAL_CLOSED)
+    g_string_append_printf(s, " c%d", p->workload.users);
   return g_string_free(s, FALSE);
 }
 
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out)
 {
   const ScenarioParams *p = &pt->p;
-  Stack stack = framework_stack(p->framework);
+  Stack stack = framework_stack(p->serving.framework);
   *out = (Engine){
-    .sys = &pt->system, .model = &pt->model, .prof = prof, .precision = p->precision,
-    .kv_precision = kv_precision_for(p->kv_precision, p->precision, prof, stack),
+    .sys = &pt->system, .model = &pt->model, .prof = prof, .precision = p->serving.precision,
+    .kv_precision = kv_precision_for(p->serving.kv_precision, p->serving.precision, prof, stack),
     .stack = stack, .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
-    .dp_attention = es->attention_dp, .native_only = !p->weight_only,
-    .draft_tokens = p->spec_method == SPEC_MTP ? p->spec_tokens : 0, .acceptance = p->spec_acceptance,
+    .dp_attention = es->attention_dp, .native_only = !p->serving.weight_only,
+    .draft_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0,
+    .acceptance = p->serving.spec_acceptance,
   };
 }
 
-void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out)
+void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out)
 {
   *out = (FactorySpec){
-    .budget = p->power_budget, .gpus = p->factory_gpus, .pue = p->pue, .other_it_fraction = p->other_it_fraction,
-    .provisioning = p->provisioning, .energy_price = p->energy_price, .amortisation = p->amortisation,
-    .fabric = { .radix = p->switch_radix, .tiers = p->fabric_tiers, .optics = p->optics,
-                .copper_first_tier = p->copper_first_tier, .transceiver_power = p->transceiver_power,
-                .transceiver_cost = p->transceiver_cost, .cpo_port_power = p->cpo_port_power,
-                .switch_port_power = p->switch_port_power },
+    .budget = f->power_budget, .gpus = f->factory_gpus, .pue = f->pue, .other_it_fraction = f->other_it_fraction,
+    .provisioning = f->provisioning, .energy_price = f->energy_price, .amortisation = f->amortisation,
+    .fabric = { .radix = f->switch_radix, .tiers = f->fabric_tiers, .optics = f->optics,
+                .copper_first_tier = f->copper_first_tier, .transceiver_power = f->transceiver_power,
+                .transceiver_cost = f->transceiver_cost, .cpo_port_power = f->cpo_port_power,
+                .switch_port_power = f->switch_port_power },
   };
 }
 
@@ -86,7 +87,7 @@ static void evaluate_factory(const Point *pt, const Outcome *o, ResultRow *row)
 {
   FactorySpec fs;
   FactoryPlan fp;
-  evaluate_factory_spec(&pt->p, &fs);
+  evaluate_factory_spec(&pt->p.factory, &fs);
   factory_plan(&pt->system, &fs, o->gpu_power_w, o->out_tok_s_per_gpu, &fp);
   row->gpu_power_w = o->gpu_power_w;
   row->it_w_per_gpu = o->it_w_per_gpu;
@@ -108,32 +109,33 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
 {
   const ScenarioParams *p = &pt->p;
   sim_config_from_scenario(p, sim);
-  *d = (Deployment){ .disaggregated = p->mode == MODE_DISAGGREGATED, .sim = sim,
-                     .load = { .isl = p->input.mean, .osl = p->output.mean, .users = p->users,
-                               .think_time = p->think_time } };
+  const WorkloadParams *w = &p->workload;
+  *d = (Deployment){ .disaggregated = p->serving.mode == MODE_DISAGGREGATED, .sim = sim,
+                     .load = { .isl = w->input.mean, .osl = w->output.mean, .users = w->users,
+                               .think_time = w->think_time } };
   if (!d->disaggregated) {
-    evaluate_engine(pt, prof, &p->agg, &d->decode);
-    d->dec_workers = p->agg.workers;
-    d->load.max_batch = p->agg.max_batch, d->load.chunk = p->agg.chunked_prefill;
+    evaluate_engine(pt, prof, &p->serving.agg, &d->decode);
+    d->dec_workers = p->serving.agg.workers;
+    d->load.max_batch = p->serving.agg.max_batch, d->load.chunk = p->serving.agg.chunked_prefill;
   } else {
-    evaluate_engine(pt, prof, &p->prefill, &d->prefill);
-    evaluate_engine(pt, prof, &p->decode, &d->decode);
-    d->pre_workers = p->prefill.workers, d->dec_workers = p->decode.workers;
-    d->load.max_batch = p->decode.max_batch, d->load.chunk = p->prefill.chunked_prefill;
+    evaluate_engine(pt, prof, &p->serving.prefill, &d->prefill);
+    evaluate_engine(pt, prof, &p->serving.decode, &d->decode);
+    d->pre_workers = p->serving.prefill.workers, d->dec_workers = p->serving.decode.workers;
+    d->load.max_batch = p->serving.decode.max_batch, d->load.chunk = p->serving.prefill.chunked_prefill;
     double total = (double)d->pre_workers * d->prefill.gpus + (double)d->dec_workers * d->decode.gpus;
     d->same_domain = total <= pt->system.nvlink_domain_gpus;
   }
-  d->prefill.clock = d->decode.clock = power_clock_for_cap(&pt->system, p->gpu_power_cap);
+  d->prefill.clock = d->decode.clock = power_clock_for_cap(&pt->system, p->factory.gpu_power_cap);
 }
 
 /* Closed loops by the steady state; open loops, traces, Green Contexts (two streams on one GPU)
  * and points asked for by the event simulation, on the native network or SimGrid. */
 static PredictMethod point_method(const ScenarioParams *p)
 {
-  if (p->engine == SIM_SIMGRID)
+  if (p->serving.engine == SIM_SIMGRID)
     return METHOD_SIMGRID;
-  if (p->engine == SIM_DES || p->green_prefill_sms > 0 ||
-      (p->engine == SIM_AUTO && (p->arrival != ARRIVAL_CLOSED || p->trace)))
+  if (p->serving.engine == SIM_DES || p->serving.green_prefill_sms > 0 ||
+      (p->serving.engine == SIM_AUTO && (p->workload.arrival != ARRIVAL_CLOSED || p->workload.trace)))
     return METHOD_DES;
   return METHOD_STEADY;
 }
@@ -167,7 +169,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->e2e_p50_ms = o.e2e_p50 * 1e3, row->e2e_p99_ms = o.e2e_p99 * 1e3;
   row->step_ms = o.step * 1e3;
   row->goodput_req_s = o.goodput;
-  row->planner_moves = pt->p.planner ? o.moves : NAN;
+  row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   evaluate_factory(pt, &o, row);
 }
 

@@ -19,7 +19,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
 /* The engine a scenario's engine spec describes on the point's system and model. */
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);
 /* The factory a scenario's keys describe. */
-void evaluate_factory_spec(const ScenarioParams *p, FactorySpec *out);
+void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out);
 
 /* Evaluates every point of SC into a new array of ResultRow * (free with evaluate_rows_free). */
 GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof);

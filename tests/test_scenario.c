@@ -36,21 +36,21 @@ START_TEST(default_scenario_expands)
   Point p;
   scenario_point(s, c, 0, &p);
   ck_assert_str_eq(p.system.id, "h200-sxm-hgx8");
-  ck_assert_int_eq(p.p.users, 1);
-  ck_assert_int_eq(p.p.precision, PREC_FP8);
-  ck_assert_int_eq(p.p.agg.tp, 1);
-  ck_assert_int_eq(p.p.agg.ep, 1);
-  ck_assert(!p.p.agg.attention_dp);
+  ck_assert_int_eq(p.p.workload.users, 1);
+  ck_assert_int_eq(p.p.serving.precision, PREC_FP8);
+  ck_assert_int_eq(p.p.serving.agg.tp, 1);
+  ck_assert_int_eq(p.p.serving.agg.ep, 1);
+  ck_assert(!p.p.serving.agg.attention_dp);
   point_clear(&p);
   scenario_point(s, c, 1, &p); /* the last axis varies fastest: the generated attention-DP */
-  ck_assert(p.p.agg.attention_dp);
-  ck_assert_int_eq(p.p.agg.tp, 1);
+  ck_assert(p.p.serving.agg.attention_dp);
+  ck_assert_int_eq(p.p.serving.agg.tp, 1);
   point_clear(&p);
   scenario_point(s, c, s->n_points - 1, &p);
   ck_assert_str_eq(p.system.id, "vr200-nvl144");
-  ck_assert_int_eq(p.p.users, 4096);
-  ck_assert_int_eq(p.p.agg.tp, 64);
-  ck_assert_int_eq(p.p.agg.ep, 64);
+  ck_assert_int_eq(p.p.workload.users, 4096);
+  ck_assert_int_eq(p.p.serving.agg.tp, 64);
+  ck_assert_int_eq(p.p.serving.agg.ep, 64);
   ck_assert_str_eq(p.model.id, "deepseek-r1");
   point_clear(&p);
 }
@@ -65,7 +65,7 @@ START_TEST(ranges_expand)
   Point p;
   scenario_point(s, c, 4, &p);
   ck_assert_close(p.system.tdp, 600, 1e-12);
-  ck_assert_int_eq(p.p.users, 10);
+  ck_assert_int_eq(p.p.workload.users, 10);
   point_clear(&p);
 }
 END_TEST
@@ -79,15 +79,15 @@ START_TEST(defaults_and_units)
   ck_assert_uint_eq(s->n_points, 1);
   Point p;
   scenario_point(s, c, 0, &p);
-  ck_assert_int_eq(p.p.precision, PREC_FP8);
-  ck_assert_int_eq(p.p.mode, MODE_AGGREGATED);
-  ck_assert_int_eq(p.p.agg.tp, 1);
-  ck_assert_close(p.p.input.mean, 1024, 1e-12);
-  ck_assert_int_eq(p.p.output.dist, DIST_NORMAL);
-  ck_assert_close(p.p.output.stddev, 50, 1e-12);
-  ck_assert_close(p.p.power_budget, 30e6, 1e-12);
-  ck_assert_close(p.p.energy_price, 0.1 / 3.6e6, 1e-12);
-  ck_assert_ptr_null(p.p.trace);
+  ck_assert_int_eq(p.p.serving.precision, PREC_FP8);
+  ck_assert_int_eq(p.p.serving.mode, MODE_AGGREGATED);
+  ck_assert_int_eq(p.p.serving.agg.tp, 1);
+  ck_assert_close(p.p.workload.input.mean, 1024, 1e-12);
+  ck_assert_int_eq(p.p.workload.output.dist, DIST_NORMAL);
+  ck_assert_close(p.p.workload.output.stddev, 50, 1e-12);
+  ck_assert_close(p.p.factory.power_budget, 30e6, 1e-12);
+  ck_assert_close(p.p.factory.energy_price, 0.1 / 3.6e6, 1e-12);
+  ck_assert_ptr_null(p.p.workload.trace);
   point_clear(&p);
 }
 END_TEST

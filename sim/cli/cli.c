@@ -73,7 +73,7 @@ int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunS
   scenario_point(out->scenario, out->catalog, 0, &first);
   out->outdir = a->outdir ? g_strdup(a->outdir) : output_dir_default(first.p.name);
   profile_clear(&out->profile);
-  gboolean ok = cli_profile(a->profile_path ? a->profile_path : first.p.profile, &out->profile, error);
+  gboolean ok = cli_profile(a->profile_path ? a->profile_path : first.p.serving.profile, &out->profile, error);
   point_clear(&first);
   if (!ok)
     return run_setup_clear(out), cli_fail(command, *error);

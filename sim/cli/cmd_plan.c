@@ -22,8 +22,8 @@ typedef struct {
 
 static gboolean meets(const ResultRow *r, const ScenarioParams *slo)
 {
-  return r->status == OUTCOME_OK && r->tok_s_per_user >= slo->min_tok_s_per_user &&
-         (slo->max_ttft <= 0 || r->ttft_p50_ms <= slo->max_ttft * 1e3) && isfinite(r->tok_s_per_mw);
+  return r->status == OUTCOME_OK && r->tok_s_per_user >= slo->plan.min_tok_s_per_user &&
+         (slo->plan.max_ttft <= 0 || r->ttft_p50_ms <= slo->plan.max_ttft * 1e3) && isfinite(r->tok_s_per_mw);
 }
 
 static GArray *choose(GPtrArray *rows, const ScenarioParams *slo)
@@ -68,10 +68,10 @@ static char *plan_csv(GArray *choices)
 
 static void print_plan(GArray *choices, const ScenarioParams *slo)
 {
-  printf("SLO: >= %.4g tok/s per user", slo->min_tok_s_per_user);
-  if (slo->max_ttft > 0)
-    printf(", median TTFT <= %.0f ms", slo->max_ttft * 1e3);
-  printf("; facility budget %.4g MW\n\n", slo->power_budget / 1e6);
+  printf("SLO: >= %.4g tok/s per user", slo->plan.min_tok_s_per_user);
+  if (slo->plan.max_ttft > 0)
+    printf(", median TTFT <= %.0f ms", slo->plan.max_ttft * 1e3);
+  printf("; facility budget %.4g MW\n\n", slo->factory.power_budget / 1e6);
   printf("%-20s %-38s %8s %8s %6s %8s %9s %12s %9s %8s %8s\n", "system", "best configuration", "tok/s/u", "ttft_ms",
          "racks", "GPUs", "tok/s", "tok/s/MW", "optics", "$/Mtok", "J/tok");
   printf("%-20s %-38s %8s %8s %6s %8s %9s %12s %9s %8s %8s\n", "", "", "", "", "", "", "(M)", "(facility)", "MW", "", "");

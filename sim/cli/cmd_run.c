@@ -128,7 +128,7 @@ static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **erro
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name,
-                      .slo = first.p.min_tok_s_per_user, .width = 1280, .height = 800 };
+                      .slo = first.p.plan.min_tok_s_per_user, .width = 1280, .height = 800 };
   g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
   g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
   g_autofree char *dat = g_build_filename(rs->outdir, "chart.dat", NULL);

@@ -59,72 +59,72 @@ static const KtKey keys[] = {
   { "model", KT_GROUP, 0, NULL, "the LLM (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &llm_table },
   STR("model.id", model_id, NULL, "model catalog id (aifsim catalog models)", KT_REQUIRED),
   GROUP("workload", "requests and their arrival"),
-  LENGTH("workload.input", input, "input (prompt)"),
-  LENGTH("workload.output", output, "output (generated)"),
-  STR("workload.trace", trace, NULL, "CSV of arrival_s,input_tokens,output_tokens (replaces lengths; arrival: trace)", KT_NOSWEEP),
+  LENGTH("workload.input", workload.input, "input (prompt)"),
+  LENGTH("workload.output", workload.output, "output (generated)"),
+  STR("workload.trace", workload.trace, NULL, "CSV of arrival_s,input_tokens,output_tokens (replaces lengths; arrival: trace)", KT_NOSWEEP),
   GROUP("workload.arrival", "how requests arrive"),
-  ENUM("workload.arrival.kind", arrival, arrival_names, "closed", "closed (N users), poisson, gamma (bursty) or trace"),
-  INT("workload.arrival.users", users, "64", "closed loop: concurrent users", KT_POSITIVE),
-  NUM("workload.arrival.rate", rate, DIM_RATE, "1 req/s", "open loop: mean request rate", KT_POSITIVE),
-  NUM("workload.arrival.burst_cv", burst_cv, DIM_NONE, "2", "gamma: coefficient of variation of gaps (1 = Poisson)", KT_POSITIVE),
-  ENUM("workload.arrival.start", start, start_names, "spread", "closed loop: users start spread over one request, or together at 0 (a benchmark client)"),
-  NUM("workload.arrival.think_time", think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
-  INT("workload.requests", requests, "1000", "requests to simulate", KT_POSITIVE),
-  NUM("workload.duration", duration, DIM_TIME, "0 s", "simulated time limit (0 = until the requests are done)", KT_NONNEG),
-  NUM("workload.warmup", warmup, DIM_TIME, "0 s", "start of the measurement window", KT_NONNEG),
-  ENUM("workload.window", window, window_names, "steady", "steady (after the warm-up or the first tenth of the requests) or all (every request, as a benchmark client reports)"),
+  ENUM("workload.arrival.kind", workload.arrival, arrival_names, "closed", "closed (N users), poisson, gamma (bursty) or trace"),
+  INT("workload.arrival.users", workload.users, "64", "closed loop: concurrent users", KT_POSITIVE),
+  NUM("workload.arrival.rate", workload.rate, DIM_RATE, "1 req/s", "open loop: mean request rate", KT_POSITIVE),
+  NUM("workload.arrival.burst_cv", workload.burst_cv, DIM_NONE, "2", "gamma: coefficient of variation of gaps (1 = Poisson)", KT_POSITIVE),
+  ENUM("workload.arrival.start", workload.start, start_names, "spread", "closed loop: users start spread over one request, or together at 0 (a benchmark client)"),
+  NUM("workload.arrival.think_time", workload.think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
+  INT("workload.requests", workload.requests, "1000", "requests to simulate", KT_POSITIVE),
+  NUM("workload.duration", workload.duration, DIM_TIME, "0 s", "simulated time limit (0 = until the requests are done)", KT_NONNEG),
+  NUM("workload.warmup", workload.warmup, DIM_TIME, "0 s", "start of the measurement window", KT_NONNEG),
+  ENUM("workload.window", workload.window, window_names, "steady", "steady (after the warm-up or the first tenth of the requests) or all (every request, as a benchmark client reports)"),
   GROUP("workload.shift", "a change of workload during the run (e.g. chat, then long-context research)"),
-  NUM("workload.shift.at", shift_at, DIM_TIME, "0 s", "when new requests change their lengths (0 = never)", KT_NONNEG),
-  NUM("workload.shift.input", shift_input, DIM_NONE, "0", "mean prompt tokens from then on (0 = unchanged)", KT_NONNEG),
-  NUM("workload.shift.output", shift_output, DIM_NONE, "0", "mean output tokens from then on (0 = unchanged)", KT_NONNEG),
+  NUM("workload.shift.at", workload.shift_at, DIM_TIME, "0 s", "when new requests change their lengths (0 = never)", KT_NONNEG),
+  NUM("workload.shift.input", workload.shift_input, DIM_NONE, "0", "mean prompt tokens from then on (0 = unchanged)", KT_NONNEG),
+  NUM("workload.shift.output", workload.shift_output, DIM_NONE, "0", "mean output tokens from then on (0 = unchanged)", KT_NONNEG),
   GROUP("serving", "how the model is served"),
-  ENUM("serving.framework", framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
-  ENUM("serving.precision", precision, precision_names, "fp8", "weight and GEMM precision"),
-  BOOL("serving.weight_only", weight_only, "true", "a precision the GPU has no tensor cores for (FP4 on Hopper): true = weights kept in it and widened to BF16 in the GEMMs (W4A16, as MXFP4 is served on Hopper); false = such points are infeasible"),
-  ENUM("serving.kv_cache_precision", kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
-  ENUM("serving.mode", mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
-  ENUM("serving.engine", engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation), simgrid (the event simulation with SimGrid moving the KV caches: the reference network) or auto: des for open-loop and trace arrivals"),
-  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
-  ENGINE("serving.aggregated", agg, "aggregated engines (prefill and decode together)", "1"),
+  ENUM("serving.framework", serving.framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
+  ENUM("serving.precision", serving.precision, precision_names, "fp8", "weight and GEMM precision"),
+  BOOL("serving.weight_only", serving.weight_only, "true", "a precision the GPU has no tensor cores for (FP4 on Hopper): true = weights kept in it and widened to BF16 in the GEMMs (W4A16, as MXFP4 is served on Hopper); false = such points are infeasible"),
+  ENUM("serving.kv_cache_precision", serving.kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
+  ENUM("serving.mode", serving.mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
+  ENUM("serving.engine", serving.engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation), simgrid (the event simulation with SimGrid moving the KV caches: the reference network) or auto: des for open-loop and trace arrivals"),
+  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(serving.parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
+  ENGINE("serving.aggregated", serving.agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),
-  ENGINE("serving.disaggregated.prefill", prefill, "the prefill pool", "1"),
-  ENGINE("serving.disaggregated.decode", decode, "the decode pool", "1"),
-  ENUM("serving.disaggregated.router", router, router_names, "least_loaded", "how requests pick a worker"),
+  ENGINE("serving.disaggregated.prefill", serving.prefill, "the prefill pool", "1"),
+  ENGINE("serving.disaggregated.decode", serving.decode, "the decode pool", "1"),
+  ENUM("serving.disaggregated.router", serving.router, router_names, "least_loaded", "how requests pick a worker"),
   GROUP("serving.disaggregated.planner", "moves engines between the prefill and decode pools (Dynamo-style)"),
-  BOOL("serving.disaggregated.planner.enabled", planner, "false", "on: rebalance the pools as queues build (event simulation; pools of equal engines)"),
-  NUM("serving.disaggregated.planner.interval", plan_interval, DIM_TIME, "5 s", "how often the planner looks at the queues", KT_POSITIVE),
-  NUM("serving.disaggregated.planner.reconfigure_time", plan_reconfigure, DIM_TIME, "20 s", "an engine's time out of service while it changes pool", KT_NONNEG),
-  NUM("serving.disaggregated.planner.threshold", plan_threshold, DIM_NONE, "4", "requests queued per engine that trigger a move", KT_POSITIVE),
+  BOOL("serving.disaggregated.planner.enabled", serving.planner, "false", "on: rebalance the pools as queues build (event simulation; pools of equal engines)"),
+  NUM("serving.disaggregated.planner.interval", serving.plan_interval, DIM_TIME, "5 s", "how often the planner looks at the queues", KT_POSITIVE),
+  NUM("serving.disaggregated.planner.reconfigure_time", serving.plan_reconfigure, DIM_TIME, "20 s", "an engine's time out of service while it changes pool", KT_NONNEG),
+  NUM("serving.disaggregated.planner.threshold", serving.plan_threshold, DIM_NONE, "4", "requests queued per engine that trigger a move", KT_POSITIVE),
   GROUP("serving.green_context", "Green Contexts: prefill and decode as two streams on partitioned SMs"),
-  NUM("serving.green_context.prefill_sms", green_prefill_sms, DIM_FRACTION, "0", "SM share of the prefill stream on each GPU (0: off; e.g. 30%); event simulation, aggregated", 0),
+  NUM("serving.green_context.prefill_sms", serving.green_prefill_sms, DIM_FRACTION, "0", "SM share of the prefill stream on each GPU (0: off; e.g. 30%); event simulation, aggregated", 0),
   GROUP("serving.speculative", "speculative decoding"),
-  ENUM("serving.speculative.method", spec_method, spec_names, "none", "none or mtp (multi-token prediction)"),
-  INT("serving.speculative.draft_tokens", spec_tokens, "1", "tokens drafted per step", KT_POSITIVE),
-  NUM("serving.speculative.acceptance", spec_acceptance, DIM_FRACTION, "0.7", "probability a drafted token is accepted", 0),
-  STR("serving.profile", profile, NULL, "calibration profile YAML (default: the shipped defaults)", 0),
+  ENUM("serving.speculative.method", serving.spec_method, spec_names, "none", "none or mtp (multi-token prediction)"),
+  INT("serving.speculative.draft_tokens", serving.spec_tokens, "1", "tokens drafted per step", KT_POSITIVE),
+  NUM("serving.speculative.acceptance", serving.spec_acceptance, DIM_FRACTION, "0.7", "probability a drafted token is accepted", 0),
+  STR("serving.profile", serving.profile, NULL, "calibration profile YAML (default: the shipped defaults)", 0),
   GROUP("factory", "the facility around the GPUs"),
-  NUM("factory.power_budget", power_budget, DIM_POWER, "100 MW", "facility power budget", KT_POSITIVE),
-  NUM("factory.pue", pue, DIM_NONE, "0", "power usage effectiveness (0 = the system's default)", KT_NONNEG),
-  NUM("factory.energy_price", energy_price, DIM_ENERGY_PRICE, "0.08 USD/kWh", "price of facility energy", KT_NONNEG),
-  NUM("factory.amortisation", amortisation, DIM_TIME, "4 y", "capital amortisation period", KT_POSITIVE),
-  INT("factory.gpus", factory_gpus, "0", "GPUs in the factory (0 = as many as the power budget allows)", KT_NONNEG),
-  NUM("factory.other_it_fraction", other_it_fraction, DIM_FRACTION, "10%", "IT outside the GPU racks (storage, front-end, management), share of theirs", 0),
-  ENUM("factory.provisioning", provisioning, provisioning_names, "nameplate", "peak power per GPU: the system nameplate, or the component model at TDP"),
-  NUM("factory.gpu_power_cap", gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock", KT_NONNEG),
+  NUM("factory.power_budget", factory.power_budget, DIM_POWER, "100 MW", "facility power budget", KT_POSITIVE),
+  NUM("factory.pue", factory.pue, DIM_NONE, "0", "power usage effectiveness (0 = the system's default)", KT_NONNEG),
+  NUM("factory.energy_price", factory.energy_price, DIM_ENERGY_PRICE, "0.08 USD/kWh", "price of facility energy", KT_NONNEG),
+  NUM("factory.amortisation", factory.amortisation, DIM_TIME, "4 y", "capital amortisation period", KT_POSITIVE),
+  INT("factory.gpus", factory.factory_gpus, "0", "GPUs in the factory (0 = as many as the power budget allows)", KT_NONNEG),
+  NUM("factory.other_it_fraction", factory.other_it_fraction, DIM_FRACTION, "10%", "IT outside the GPU racks (storage, front-end, management), share of theirs", 0),
+  ENUM("factory.provisioning", factory.provisioning, provisioning_names, "nameplate", "peak power per GPU: the system nameplate, or the component model at TDP"),
+  NUM("factory.gpu_power_cap", factory.gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock", KT_NONNEG),
   GROUP("factory.fabric", "the scale-out network"),
-  ENUM("factory.fabric.kind", fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
-  INT("factory.fabric.tiers", fabric_tiers, "0", "switch tiers (0 = the fewest that serve the GPUs)", KT_NONNEG),
-  INT("factory.fabric.switch_radix", switch_radix, "64", "ports per switch", KT_POSITIVE),
-  NUM("factory.fabric.oversubscription", oversubscription, DIM_NONE, "1", "leaf-to-spine oversubscription: cross-rack KV transfers share the NICs' bandwidth over it (event simulation)", KT_POSITIVE),
-  ENUM("factory.fabric.optics", optics, optics_names, "pluggable", "pluggable transceivers or co-packaged optics"),
-  BOOL("factory.fabric.copper_first_tier", copper_first_tier, "false", "GPU-to-leaf links in copper (no optics)"),
-  NUM("factory.fabric.transceiver_power", transceiver_power, DIM_POWER, "30 W", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),
-  NUM("factory.fabric.transceiver_cost", transceiver_cost, DIM_MONEY, "1000 USD", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),
-  NUM("factory.fabric.cpo_port_power", cpo_port_power, DIM_POWER, "9 W", "per co-packaged optical port (NVIDIA, Hot Chips 2025)", KT_NONNEG),
-  NUM("factory.fabric.switch_port_power", switch_port_power, DIM_POWER, "14 W", "per switch port without optics (51.2T box 900 W / 64 ports, SemiAnalysis)", KT_NONNEG),
+  ENUM("factory.fabric.kind", factory.fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
+  INT("factory.fabric.tiers", factory.fabric_tiers, "0", "switch tiers (0 = the fewest that serve the GPUs)", KT_NONNEG),
+  INT("factory.fabric.switch_radix", factory.switch_radix, "64", "ports per switch", KT_POSITIVE),
+  NUM("factory.fabric.oversubscription", factory.oversubscription, DIM_NONE, "1", "leaf-to-spine oversubscription: cross-rack KV transfers share the NICs' bandwidth over it (event simulation)", KT_POSITIVE),
+  ENUM("factory.fabric.optics", factory.optics, optics_names, "pluggable", "pluggable transceivers or co-packaged optics"),
+  BOOL("factory.fabric.copper_first_tier", factory.copper_first_tier, "false", "GPU-to-leaf links in copper (no optics)"),
+  NUM("factory.fabric.transceiver_power", factory.transceiver_power, DIM_POWER, "30 W", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),
+  NUM("factory.fabric.transceiver_cost", factory.transceiver_cost, DIM_MONEY, "1000 USD", "per pluggable transceiver (GTC 2025 keynote)", KT_NONNEG),
+  NUM("factory.fabric.cpo_port_power", factory.cpo_port_power, DIM_POWER, "9 W", "per co-packaged optical port (NVIDIA, Hot Chips 2025)", KT_NONNEG),
+  NUM("factory.fabric.switch_port_power", factory.switch_port_power, DIM_POWER, "14 W", "per switch port without optics (51.2T box 900 W / 64 ports, SemiAnalysis)", KT_NONNEG),
   GROUP("plan", "what `aifsim plan` optimises for"),
-  NUM("plan.min_tok_s_per_user", min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user (one for the scenario)", KT_NONNEG | KT_NOSWEEP),
-  NUM("plan.max_ttft", max_ttft, DIM_TIME, "0 s", "longest acceptable median TTFT (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
+  NUM("plan.min_tok_s_per_user", plan.min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user (one for the scenario)", KT_NONNEG | KT_NOSWEEP),
+  NUM("plan.max_ttft", plan.max_ttft, DIM_TIME, "0 s", "longest acceptable median TTFT (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
 };
 
 const KtTable scenario_table = { "scenario", keys, G_N_ELEMENTS(keys) };
@@ -287,11 +287,11 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
     return check_catalog_id(ctx, key, d, node, error);
   if (is_null)
     return TRUE; /* a text key given as null */
-  if (t == &scenario_table && (key->offset == offsetof(ScenarioParams, trace) ||
-                               key->offset == offsetof(ScenarioParams, profile)) &&
+  if (t == &scenario_table && (key->offset == offsetof(ScenarioParams, workload.trace) ||
+                               key->offset == offsetof(ScenarioParams, serving.profile)) &&
       !check_path(ctx, key, d, node, error))
     return FALSE;
-  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, trace))
+  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.trace))
     return check_trace(ctx, d, node, error);
   return TRUE;
 }
@@ -568,13 +568,13 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
       if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "system.id") == 0)
         system_spec_copy(&out->system, catalog_system(catalog, out->p.system_id));
     }
-  absolutise(s, &out->p.trace);
-  absolutise(s, &out->p.profile);
-  if (out->p.parallelism == PARALLELISM_AUTO && out->p.mode == MODE_DISAGGREGATED) {
+  absolutise(s, &out->p.workload.trace);
+  absolutise(s, &out->p.serving.profile);
+  if (out->p.serving.parallelism == PARALLELISM_AUTO && out->p.serving.mode == MODE_DISAGGREGATED) {
     /* auto's generated TP / EP / attention-DP shape the decode pool of a disaggregated point */
-    out->p.decode.tp = out->p.agg.tp;
-    out->p.decode.ep = out->p.agg.ep;
-    out->p.decode.attention_dp = out->p.agg.attention_dp;
+    out->p.serving.decode.tp = out->p.serving.agg.tp;
+    out->p.serving.decode.ep = out->p.serving.agg.ep;
+    out->p.serving.decode.attention_dp = out->p.serving.agg.attention_dp;
   }
 }
 

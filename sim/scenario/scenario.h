@@ -44,12 +44,8 @@ typedef struct {
   int chunked_prefill; /* prefill tokens per step (0 = no chunking) */
 } EngineSpec;
 
-/* The values of one point: every scenario key, resolved. */
+/* What a point's requests are: lengths, arrivals, how many, the measurement window. */
 typedef struct {
-  char *name, *description;
-  int seed;
-  char *system_id, *model_id;
-  /* workload */
   LengthSpec input, output;
   char *trace;          /* CSV: arrival time, input tokens, output tokens (absolute path) */
   ArrivalKind arrival;
@@ -62,7 +58,10 @@ typedef struct {
   double duration, warmup; /* s */
   WindowKind window;    /* which requests the figures count */
   double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
-  /* serving */
+} WorkloadParams;
+
+/* How a point is served: the stack, precision, mode, pools, router, planner, speculation. */
+typedef struct {
   Framework framework;
   Precision precision;
   KvPrecision kv_precision;
@@ -79,7 +78,10 @@ typedef struct {
   int spec_tokens;
   double spec_acceptance;
   char *profile;        /* calibration profile (absolute path), NULL = defaults */
-  /* factory */
+} ServingParams;
+
+/* The facility around a point's GPUs: power, fabric, optics, prices. */
+typedef struct {
   double power_budget;  /* W at the facility */
   double pue;           /* 0 = the system's default */
   int fabric_tiers;     /* 0 = sized from the GPU count */
@@ -95,9 +97,24 @@ typedef struct {
   double gpu_power_cap; /* W, 0 = none */
   gboolean copper_first_tier;
   double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;
-  /* plan */
+} FactoryParams;
+
+/* What `aifsim plan` and the goodput hold a point to: one SLO per scenario (not swept). */
+typedef struct {
   double min_tok_s_per_user;
   double max_ttft;      /* s, 0 = no limit */
+} PlanParams;
+
+/* The values of one point: every scenario key, resolved. Name, description, seed and plan are
+ * one per scenario (not swept); the rest may differ from point to point. */
+typedef struct {
+  char *name, *description;
+  int seed;
+  char *system_id, *model_id;
+  WorkloadParams workload;
+  ServingParams serving;
+  FactoryParams factory;
+  PlanParams plan;
 } ScenarioParams;
 
 /* One key given in the file, with the values it takes (one, or several for a sweep). */

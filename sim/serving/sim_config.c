@@ -6,15 +6,15 @@
 void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
 {
   *out = (SimConfig){
-    .seed = p->seed, .input = p->input, .output = p->output, .trace = p->trace, .arrival = p->arrival,
-    .users = p->users, .rate = p->rate, .burst_cv = p->burst_cv, .start = p->start, .think_time = p->think_time,
-    .requests = p->requests, .duration = p->duration, .warmup = p->warmup, .window = p->window,
-    .shift_at = p->shift_at, .shift_input = p->shift_input, .shift_output = p->shift_output,
-    .agg = p->agg, .prefill = p->prefill, .decode = p->decode, .router = p->router, .planner = p->planner,
-    .plan_interval = p->plan_interval, .plan_reconfigure = p->plan_reconfigure,
-    .plan_threshold = p->plan_threshold, .green_prefill_sms = p->green_prefill_sms,
-    .oversubscription = p->oversubscription, .min_tok_s_per_user = p->min_tok_s_per_user,
-    .max_ttft = p->max_ttft,
+    .seed = p->seed, .input = p->workload.input, .output = p->workload.output, .trace = p->workload.trace, .arrival = p->workload.arrival,
+    .users = p->workload.users, .rate = p->workload.rate, .burst_cv = p->workload.burst_cv, .start = p->workload.start, .think_time = p->workload.think_time,
+    .requests = p->workload.requests, .duration = p->workload.duration, .warmup = p->workload.warmup, .window = p->workload.window,
+    .shift_at = p->workload.shift_at, .shift_input = p->workload.shift_input, .shift_output = p->workload.shift_output,
+    .agg = p->serving.agg, .prefill = p->serving.prefill, .decode = p->serving.decode, .router = p->serving.router, .planner = p->serving.planner,
+    .plan_interval = p->serving.plan_interval, .plan_reconfigure = p->serving.plan_reconfigure,
+    .plan_threshold = p->serving.plan_threshold, .green_prefill_sms = p->serving.green_prefill_sms,
+    .oversubscription = p->factory.oversubscription, .min_tok_s_per_user = p->plan.min_tok_s_per_user,
+    .max_ttft = p->plan.max_ttft,
   };
 }
 

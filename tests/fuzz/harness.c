@@ -90,10 +90,10 @@ static void evaluate_capped(const Scenario *sc, const Catalog *cat, const Profil
   Point pt;
   ResultRow row;
   scenario_point(sc, cat, index, &pt);
-  pt.p.requests = MIN(pt.p.requests, 64);
-  pt.p.users = MIN(pt.p.users, 64);
-  pt.p.input.max = MIN(pt.p.input.max, 8192), pt.p.output.max = MIN(pt.p.output.max, 512);
-  pt.p.input.min = MIN(pt.p.input.min, pt.p.input.max), pt.p.output.min = MIN(pt.p.output.min, pt.p.output.max);
+  pt.p.workload.requests = MIN(pt.p.workload.requests, 64);
+  pt.p.workload.users = MIN(pt.p.workload.users, 64);
+  pt.p.workload.input.max = MIN(pt.p.workload.input.max, 8192), pt.p.workload.output.max = MIN(pt.p.workload.output.max, 512);
+  pt.p.workload.input.min = MIN(pt.p.workload.input.min, pt.p.workload.input.max), pt.p.workload.output.min = MIN(pt.p.workload.output.min, pt.p.workload.output.max);
   result_row_init(&row, index);
   evaluate_point(&pt, prof, &row);
   g_free(results_csv_line(&row));
