@@ -3,6 +3,7 @@
 #include "aif_error.h"
 #include "csv.h"
 #include "predict.h"
+#include "recipes.h"
 #include "scenario.h"
 
 #include <math.h>
@@ -11,21 +12,6 @@
 
 const char *const metric_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttft_ms", "gpu_power_w", "server_power_w" };
 
-/* What MLPerf rows leave to the dataset and the rules: mean prompt length of the benchmark's
- * dataset, and the p99 TPOT / TTFT limits of its server and interactive scenarios (MLPerf
- * Inference v5.x rules). The prompt lengths are approximate dataset means, in the model's tokens:
- * llama-3.1-8b's is CNN/DailyMail's validation articles (13,368, untruncated) under a short
- * instruction. The often-quoted 781 is CoreNLP word-and-punctuation tokens (See et al. 2017): ~88%
- * of them words, x 1.33 Llama-3 tokens per English word, + 22 tokens of instruction = ~930. */
-static const struct {
-  const char *model;
-  double isl;
-  double server_tpot, server_ttft, interactive_tpot, interactive_ttft;
-} mlperf[] = {
-  { "llama-2-70b", 300, 0.200, 2.0, 0.040, 0.450 },      /* OpenOrca */
-  { "llama-3.1-405b", 9400, 0.175, 6.0, 0.080, 4.5 },    /* long-context mix */
-  { "llama-3.1-8b", 930, 0.100, 2.0, 0.030, 0.5 },       /* CNN / DailyMail (above) */
-};
 /* A median TPOT sits below the p99 an MLPerf limit applies to (a request's TPOT averages the steps
  * it rides, which some prompts' prefill stretches): this fraction of the limit is what the median
  * may reach. TTFT's p99 comes from the steady state's queue (steady_state.c), held to the limit. */
@@ -36,90 +22,6 @@ static const struct {
  * every request. */
 #define INFERENCEX_LEN_FRACTION 0.9
 #define INFERENCEX_PROMPTS_PER_USER 10
-
-/* How InferenceX's scripts launch TensorRT-LLM for DeepSeek-R1 (benchmarks/dsr1_*_trt*.sh):
- * attention_dp_config {timeout_iters 60, batching_wait_iters 0}; MTP with 1 draft token under
- * attention-DP, 3 without; max_num_tokens (the step's token budget, per rank under attention-DP)
- * (MTP drafts + 1) x max batch + ISL + 64 rounded up to 64, the max batch being CONC per rank,
- * or without MTP CONC + ISL + 64, at least 8192; and on B200 in FP8 at 1k/1k with 64-255 users,
- * batch waiting {batch_wait_timeout_iters 40, batch_wait_max_tokens_ratio 0.8}. */
-static void inferencex_trtllm_launch(ValRow *r, double isl, double osl, gboolean mtp)
-{
-  const Engine *e = &r->decode;
-  double conc = r->load.users, ranks = e->dp_attention ? e->gpus : 1;
-  r->launch = TRUE;
-  r->adp_balance_timeout = 60, r->adp_batching_wait = 0;
-  r->recv_interval = NAN;
-  if (mtp) {
-    r->draft_tokens = e->dp_attention ? 1 : 3;
-    r->load.chunk = ceil(((r->draft_tokens + 1) * ceil(conc / ranks) + isl + 64) / 64) * 64;
-  } else {
-    r->load.chunk = MAX(8192, ceil((conc + isl + 64) / 64) * 64);
-  }
-  gboolean delay = strcmp(r->system, "b200-hgx8") == 0 && e->precision == PREC_FP8 && !mtp && isl == 1024 &&
-                   osl == 1024 && conc >= 64 && conc < 256;
-  r->batch_wait_timeout = delay ? 40 : 0;
-  r->batch_wait_tokens = delay ? 0.8 : 0;
-}
-
-/* How InferenceX's scripts launch SGLang for DeepSeek-R1 (benchmarks/dsr1_fp8_b200.sh,
- * dsr1_fp4_b200.sh, dsr1_fp8_b200_mtp.sh, dsr1_fp8_h200.sh): on B200 --scheduler-recv-interval 30
- * from 16 users (10 below; 10 at TP4), --max-running-requests 128 at TP8 in FP8 (32 at TP4; 256
- * in FP4 and with MTP) and --chunked-prefill-size 32768 (8192 at TP4, 16384 in FP4); EAGLE MTP
- * with 2 draft steps. On H200 every step receives, 512 running requests at 1k/1k (256 else) and
- * 32768-token chunks. */
-static void inferencex_sglang_launch(ValRow *r, double isl, double osl, gboolean mtp)
-{
-  const Engine *e = &r->decode;
-  r->launch = TRUE;
-  r->adp_balance_timeout = r->adp_batching_wait = r->batch_wait_timeout = r->batch_wait_tokens = NAN;
-  if (mtp)
-    r->draft_tokens = 2;
-  if (r->sys->arch == ARCH_HOPPER) {
-    r->recv_interval = 1;
-    r->load.max_batch = isl == 1024 && osl == 1024 ? 512 : 256;
-    r->load.chunk = 32768;
-  } else if (e->gpus == 4 && e->precision == PREC_FP8) {
-    r->recv_interval = 10, r->load.max_batch = 32, r->load.chunk = 8192;
-  } else {
-    r->recv_interval = r->load.users >= 16 ? 30 : 10;
-    r->load.max_batch = e->precision == PREC_FP4 || mtp ? 256 : 128;
-    r->load.chunk = e->precision == PREC_FP4 ? 16384 : 32768;
-  }
-}
-
-/* How InferenceX's scripts launch gpt-oss-120b (benchmarks/gptoss_fp4_{h100,h200,b200}.sh for
- * vLLM, gptoss_fp4_{h200,b200}_trt.sh for TensorRT-LLM). vLLM: async scheduling on (the overlap
- * scheduler), --max-num-batched-tokens 8192, --max-num-seqs CONC on Hopper and 512 on B200, Marlin
- * W4A16 MoE on Hopper; TensorRT-LLM: --max_num_tokens 20000, --max_batch_size CONC on H200 and 512
- * on B200, attention-DP balancing when attention-DP. Both leave the KV cache at the checkpoint's
- * BF16 on Hopper and set FP8 on Blackwell; neither batch-waits nor drafts. */
-static void inferencex_gptoss_launch(ValRow *r, gboolean vllm)
-{
-  gboolean hopper = r->sys->arch == ARCH_HOPPER;
-  r->launch = TRUE;
-  r->adp_balance_timeout = r->adp_batching_wait = r->recv_interval = NAN;
-  r->batch_wait_timeout = r->batch_wait_tokens = 0;
-  r->overlap = vllm ? 1 : NAN;
-  r->load.chunk = vllm ? 8192 : 20000;
-  r->load.max_batch = hopper ? r->load.users : 512;
-  r->kv_asked = hopper ? KVP_BF16 : KVP_FP8;
-}
-
-/* MTP depth of the Dynamo recipes InferenceX runs (srt-slurm recipes, named in its
- * nvidia-master.yaml): SGLang's decode workers run EAGLE with 2 steps; TensorRT-LLM's recipes,
- * named ..._mtpN, give 3 drafts to decode ranks holding up to 64 sequences, 2 up to 128 and 1
- * beyond (a full batch has no compute left to spend on drafts). -1: the profile's default. */
-static int dynamo_draft_tokens(const ValRow *r)
-{
-  if (strcmp(r->framework, "dynamo-sglang") == 0)
-    return 2;
-  if (strcmp(r->framework, "dynamo-trt") != 0)
-    return -1;
-  double ranks = r->dec_workers * (r->decode.dp_attention ? r->decode.gpus : 1);
-  double per_rank = r->load.users / ranks;
-  return per_rank <= 64 ? 3 : per_rank <= 128 ? 2 : 1;
-}
 
 static const char *const required[] = {
   "id", "source_kind", "system", "gpus", "model", "precision", "isl", "osl", "concurrency", "scenario", "mode",
@@ -180,7 +82,32 @@ static gboolean engine_from(ValRow *r, const Cell *c, Engine *e, const char *poo
   return TRUE;
 }
 
-static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
+/* The launch settings the row's benchmark gave its engines (recipes.h), put into the row. */
+static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, gboolean mtp)
+{
+  double ranks = r->dec_workers * (r->decode.dp_attention ? r->decode.gpus : 1);
+  RecipeRow row = { .source_kind = r->source_kind, .model = r->model->id, .framework = r->framework,
+                    .mode = r->mode, .scenario = text(c, "scenario"), .system = r->system,
+                    .arch = gpu_arch_names[r->sys->arch], .precision = text(c, "precision"), .mtp = mtp,
+                    .attention_dp = r->decode.dp_attention, .engine_gpus = r->decode.gpus,
+                    .isl = num(c, "isl"), .osl = num(c, "osl"), .concurrency = r->load.users,
+                    .decode_rank_users = ranks > 0 ? r->load.users / ranks : 0 };
+  RecipeSettings s;
+  recipes_apply(rec, &row, &s);
+  r->draft_tokens = !mtp ? 0 : s.draft_tokens >= 0 ? s.draft_tokens : -1; /* -1: from the profile */
+  r->launch = s.launched;
+  r->adp_balance_timeout = s.adp_balance_timeout, r->adp_batching_wait = s.adp_batching_wait;
+  r->batch_wait_timeout = s.batch_wait_timeout, r->batch_wait_tokens = s.batch_wait_tokens;
+  r->recv_interval = s.recv_interval, r->overlap = s.overlap;
+  if (!isnan(s.max_batch))
+    r->load.max_batch = s.max_batch;
+  if (!isnan(s.chunk))
+    r->load.chunk = s.chunk;
+  if (s.kv_cache >= 0)
+    r->kv_asked = (KvPrecision)(s.kv_cache + 1); /* KvPrecision is Precision after KVP_AUTO */
+}
+
+static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipes *rec)
 {
   r->sys = catalog_system(cat, r->system);
   r->model = catalog_model(cat, text(c, "model"));
@@ -198,12 +125,9 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
   st = framework_stack(fw);
   double isl = num(c, "isl"), osl = num(c, "osl"), gpus = num(c, "gpus");
   const char *scenario = text(c, "scenario");
-  int ml = -1;
-  for (gsize i = 0; i < G_N_ELEMENTS(mlperf); i++)
-    if (strcmp(mlperf[i].model, r->model->id) == 0)
-      ml = (int)i;
-  if (isnan(isl) && ml >= 0)
-    isl = mlperf[ml].isl;
+  const MlperfRules *ml = recipes_mlperf(rec, r->model->id);
+  if (isnan(isl) && ml)
+    isl = ml->dataset_isl;
   if (!(isl > 0) || !(osl > 0) || !(gpus >= 1))
     return unsupported(r, "input length, output length or GPU count missing");
   if (strcmp(r->source_kind, "inferencex") == 0) {
@@ -217,11 +141,11 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
     if (!(r->load.users >= 1))
       return unsupported(r, "concurrency missing");
   } else if (strcmp(scenario, "server") == 0 || strcmp(scenario, "interactive") == 0) {
-    if (ml < 0)
+    if (!ml)
       return unsupported(r, "no MLPerf latency limits known for %s", r->model->id);
     gboolean server = strcmp(scenario, "server") == 0;
-    r->load.tpot_limit = (server ? mlperf[ml].server_tpot : mlperf[ml].interactive_tpot) * SLO_TPOT_FRACTION;
-    r->load.ttft_p99_limit = server ? mlperf[ml].server_ttft : mlperf[ml].interactive_ttft;
+    r->load.tpot_limit = (server ? ml->server_tpot : ml->interactive_tpot) * SLO_TPOT_FRACTION;
+    r->load.ttft_p99_limit = server ? ml->server_ttft : ml->interactive_ttft;
   } else if (strcmp(scenario, "offline") != 0) {
     return unsupported(r, "scenario '%s' is not modelled", scenario);
   }
@@ -245,19 +169,7 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat)
       return unsupported(r, "%d GPUs do not split into TP %d engines", r->gpus, r->decode.gpus);
     r->dec_workers = r->gpus / r->decode.gpus;
   }
-  r->draft_tokens = mtp ? -1 : 0; /* -1: from the profile */
-  if (mtp && r->disaggregated && r->load.users > 0)
-    r->draft_tokens = dynamo_draft_tokens(r);
-  gboolean ix = strcmp(r->source_kind, "inferencex") == 0 && !r->disaggregated && r->load.users > 0;
-  /* the scripts are per model: DeepSeek-R1's (dsr1_*.sh) and gpt-oss's; other models keep the
-   * profile's settings */
-  gboolean dsr1 = strcmp(r->model->id, "deepseek-r1") == 0, oss = strcmp(r->model->id, "gpt-oss-120b") == 0;
-  if (ix && oss && (strcmp(r->framework, "trt") == 0 || strcmp(r->framework, "vllm") == 0))
-    inferencex_gptoss_launch(r, strcmp(r->framework, "vllm") == 0);
-  else if (ix && dsr1 && strcmp(r->framework, "trt") == 0)
-    inferencex_trtllm_launch(r, num(c, "isl"), num(c, "osl"), mtp);
-  else if (ix && dsr1 && strcmp(r->framework, "sglang") == 0)
-    inferencex_sglang_launch(r, num(c, "isl"), num(c, "osl"), mtp);
+  launch_as_recipes_say(r, c, rec, mtp);
   return TRUE;
 }
 
@@ -295,7 +207,7 @@ static gboolean check_numbers(const CsvFile *csv, guint r, const char *file, GEr
   return TRUE;
 }
 
-GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
+GPtrArray *validate_read(const char *file, const Catalog *cat, const Recipes *rec, GError **error)
 {
   g_autoptr(CsvFile) csv = csv_read(file, error);
   if (!csv)
@@ -325,7 +237,7 @@ GPtrArray *validate_read(const char *file, const Catalog *cat, GError **error)
     r->measured[MET_TTFT] = num(&c, "ttft_ms");
     r->measured[MET_GPU_POWER] = num(&c, "gpu_power_w");       /* optional columns: NAN when absent */
     r->measured[MET_SERVER_POWER] = num(&c, "server_power_w");
-    build(r, &c, cat);
+    build(r, &c, cat, rec);
     g_ptr_array_add(rows, r);
   }
   return rows;

@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "engine.h"
 #include "outcome.h"
+#include "recipes.h"
 #include "steady_state.h"
 
 typedef enum { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER, MET_TTFT, MET_GPU_POWER, MET_SERVER_POWER, N_METRICS } Metric;
@@ -47,8 +48,9 @@ typedef struct {
   double pool_load;        /* steady state, disaggregated: the busier pool's share of its ceiling (else NaN) */
 } Prediction;
 
-/* Reads FILE into rows; a missing column or unreadable file is an input error. */
-GPtrArray *validate_read(const char *file, const Catalog *c, GError **error);
+/* Reads FILE into rows, each launched as RECIPES say its benchmark launched it (recipes.h); a
+ * missing column, a number no deployment has or an unreadable file is an input error. */
+GPtrArray *validate_read(const char *file, const Catalog *c, const Recipes *recipes, GError **error);
 void val_row_free(ValRow *r);
 /* A new array of copies of ROWS, for predicting in another thread (a prediction writes into its
  * row); the copies share the catalog entries. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "catalog.h"
+#include "recipes.h"
 
 static inline char *src_path(const char *rel)
 {
@@ -25,6 +26,17 @@ static inline Catalog *shipped_catalog(void)
   if (!catalog_load_dir(c, dir, &err))
     ck_abort_msg("shipped catalog: %s", err->message);
   return c;
+}
+
+/* The shipped launch recipes (calibration/measured/recipes.yaml). */
+static inline Recipes *shipped_recipes(void)
+{
+  g_autofree char *path = src_path("calibration/measured/recipes.yaml");
+  g_autoptr(GError) err = NULL;
+  Recipes *r = recipes_load(path, &err);
+  if (!r)
+    ck_abort_msg("shipped recipes: %s", err->message);
+  return r;
 }
 
 /* Scratch directories live until the test process exits (Check forks one per test), then go

@@ -45,9 +45,10 @@ static const char *status_of(GPtrArray *rows, const Prediction *p, const char *i
 START_TEST(rows_to_predictions)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp(csv_text);
   g_autoptr(GError) err = NULL;
-  g_autoptr(GPtrArray) rows = validate_read(path, c, &err);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, &err);
   ck_assert_msg(rows, "%s", err ? err->message : "");
   ck_assert_uint_eq(rows->len, 9);
   Profile prof;
@@ -92,9 +93,10 @@ END_TEST
 START_TEST(missing_column)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp("id,system\na,h200-sxm-hgx8\n");
   g_autoptr(GError) err = NULL;
-  ck_assert_ptr_null(validate_read(path, c, &err));
+  ck_assert_ptr_null(validate_read(path, c, rec, &err));
   ck_assert_int_eq(err->code, AIF_ERROR_INPUT);
   g_autofree char *want = g_strdup_printf("%s:1:1: missing column 'source_kind'", path);
   ck_assert_msg(g_str_has_prefix(err->message, want), "%s", err->message);
@@ -145,9 +147,10 @@ START_TEST(inferencex_launch_settings)
     "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n"
     "l70,inferencex,b200-hgx8,8,llama-3.3-70b,fp8,1024,1024,128,concurrency,agg,8,1,0,,,,,,,,,,,none,trt,500,35,500\n";
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp(text);
   g_autoptr(GError) err = NULL;
-  g_autoptr(GPtrArray) rows = validate_read(path, c, &err);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, &err);
   ck_assert_msg(rows, "%s", err ? err->message : "");
   const ValRow *t1 = row_of(rows, "trt1"), *t2 = row_of(rows, "trt2"), *s1 = row_of(rows, "sgl1"),
                *s2 = row_of(rows, "sgl2"), *d1 = row_of(rows, "dis1"), *m1 = row_of(rows, "mlp1");
@@ -192,8 +195,9 @@ END_TEST
 START_TEST(fit_carries_unmeasured_stack)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp(csv_text);
-  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
   Profile p;
   profile_defaults(&p);
   p.stack[STACK_TRTLLM].kernel_efficiency = 0.8, p.stack[STACK_SGLANG].kernel_efficiency = 1.25;
@@ -223,6 +227,7 @@ END_TEST
 START_TEST(fit_ttft_only_below_half_load)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   const char *head =
     "id,source_kind,system,gpus,model,precision,isl,osl,concurrency,scenario,mode,tp,ep,dp_attention,"
     "prefill_workers,prefill_tp,prefill_ep,prefill_dp_attention,decode_workers,decode_tp,decode_ep,"
@@ -234,7 +239,7 @@ START_TEST(fit_ttft_only_below_half_load)
     g_autofree char *text = g_strdup_printf("%sd%d,inferencex,gb200-nvl72,20,deepseek-r1,fp4,1024,1024,%d%s", head, k,
                                             k ? 1500 : 1, tail);
     g_autofree char *path = write_tmp(text);
-    g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+    g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
     Profile p;
     profile_defaults(&p);
     Prediction pr;
@@ -273,8 +278,9 @@ static void measure_with(GPtrArray *rows, const Profile *truth, double noise)
 START_TEST(fit_recovers_known_profile)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp(csv_text);
-  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
   Profile truth, start;
   profile_defaults(&truth);
   truth.arch[ARCH_HOPPER].hbm_efficiency = 0.72;
@@ -308,8 +314,9 @@ END_TEST
 START_TEST(fit_multistart)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp(csv_text);
-  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
   Profile truth, one, serial, parallel;
   profile_defaults(&truth);
   truth.arch[ARCH_HOPPER].gemm_efficiency = 0.45;
@@ -337,8 +344,9 @@ END_TEST
 START_TEST(fit_holds_keys)
 {
   g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
   g_autofree char *path = write_tmp(csv_text);
-  g_autoptr(GPtrArray) rows = validate_read(path, c, NULL);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
   Profile truth, free_fit, held_fit;
   profile_defaults(&truth);
   truth.arch[ARCH_HOPPER].gemm_efficiency = 0.45;
@@ -372,6 +380,45 @@ START_TEST(fit_holds_keys)
 }
 END_TEST
 
+/* A recipes file is input like any other: what it gets wrong is said at its line and column. */
+START_TEST(bad_recipes)
+{
+  static const struct { const char *text, *want; } cases[] = {
+    { "recipes:\n  - {id: a, source: s, when: {modle: x}, set: {chunk: 1}}\n", ":2:31: unknown condition 'modle'" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {chunks: 1}}\n", ":2:48: unknown setting 'chunks'" },
+    { "recipes:\n  - {id: a, when: {model: x}, set: {chunk: 1}}\n", ":2:5: a recipe names its source" },
+    { "recipes:\n  - {id: a, source: s, when: {concurrency: {over: 3}}, set: {chunk: 1}}\n",
+      ":2:45: a range takes min, max, above and below" },
+    { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset_isl: 900, server: {tpot: fast, ttft: 2 s}, "
+      "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:53: expected {tpot: TIME, ttft: TIME}" },
+  };
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    ck_assert(g_file_set_contents(path, cases[i].text, -1, NULL));
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Recipes) r = recipes_load(path, &err);
+    ck_assert_ptr_null(r);
+    g_autofree char *want = g_strconcat(path, cases[i].want, NULL);
+    ck_assert_msg(g_str_has_prefix(err->message, want), "%s\n want %s", err->message, want);
+  }
+}
+END_TEST
+
+/* The shipped MLPerf rules, as recipes.yaml states them (v5.x: llama-3.1-8b server p99 TPOT 100 ms,
+ * TTFT 2 s; a ~930-token dataset prompt). */
+START_TEST(mlperf_rules)
+{
+  g_autoptr(Recipes) rec = shipped_recipes();
+  const MlperfRules *m = recipes_mlperf(rec, "llama-3.1-8b");
+  ck_assert_ptr_nonnull(m);
+  ck_assert_close(m->server_tpot, 0.100, 1e-12);
+  ck_assert_close(m->server_ttft, 2.0, 1e-12);
+  ck_assert_close(m->dataset_isl, 930, 1e-12);
+  ck_assert_ptr_null(recipes_mlperf(rec, "deepseek-r1"));
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("validate");
@@ -381,6 +428,8 @@ int main(void)
   tcase_add_test(tc, fit_holds_keys);
   tcase_add_test(tc, missing_column);
   tcase_add_test(tc, inferencex_launch_settings);
+  tcase_add_test(tc, bad_recipes);
+  tcase_add_test(tc, mlperf_rules);
   tcase_add_test(tc, fit_recovers_known_profile);
   tcase_add_test(tc, fit_carries_unmeasured_stack);
   tcase_add_test(tc, fit_ttft_only_below_half_load);

@@ -4,6 +4,7 @@
 #include "aif_error.h"
 #include "datadir.h"
 #include "output_dir.h"
+#include "recipes.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -22,6 +23,12 @@ gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc, char ***
     return TRUE;
   fprintf(stderr, "aifsim %s: %s\nRun 'aifsim %s --help' for usage.\n", command, err->message, command);
   return FALSE;
+}
+
+Recipes *cli_recipes(const char *path, GError **error)
+{
+  g_autofree char *shipped = path ? NULL : datadir_path("calibration/measured/recipes.yaml");
+  return recipes_load(path ? path : shipped, error);
 }
 
 Catalog *cli_catalog(char **extra_dirs, GError **error)

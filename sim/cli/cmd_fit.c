@@ -1,6 +1,7 @@
 /* cmd_fit.c — `aifsim fit MEASURED.csv [-o PROFILE.yaml]`: fit the profile to measured results
  * and write it (calibration/profiles/default.yaml is made this way; see docs/validation.md). */
 #include "commands.h"
+#include "recipes.h"
 #include "fit.h"
 #include "output_dir.h"
 #include "results.h"
@@ -18,7 +19,7 @@ static void progress(int start, int round, double loss, gpointer user)
 
 int cmd_fit(int argc, char **argv)
 {
-  g_autofree char *out_path = NULL, *start_path = NULL;
+  g_autofree char *out_path = NULL, *start_path = NULL, *recipes_path = NULL;
   g_auto(GStrv) dirs = NULL, hold_args = NULL;
   gint rounds = 6, starts = 1, threads = (gint)g_get_num_processors();
   GOptionEntry entries[] = {
@@ -29,6 +30,7 @@ int cmd_fit(int argc, char **argv)
     { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
     { "hold", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &hold_args, "keep these profile keys as the starting profile has them (comma-separated, repeatable): the figures `aifsim calibrate` measured", "KEY,..." },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
+    { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
@@ -62,7 +64,8 @@ int cmd_fit(int argc, char **argv)
   profile_defaults(&prof);
   if (start_path && !profile_load(&prof, start_path, &err))
     return profile_clear(&prof), cli_fail("fit", err);
-  g_autoptr(GPtrArray) rows = validate_read(argv[1], cat, &err);
+  g_autoptr(Recipes) recipes = cli_recipes(recipes_path, &err);
+  g_autoptr(GPtrArray) rows = recipes ? validate_read(argv[1], cat, recipes, &err) : NULL;
   if (!rows)
     return profile_clear(&prof), cli_fail("fit", err);
   FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = progress, .user = &starts,

@@ -1,6 +1,7 @@
 /* cmd_validate.c — `aifsim validate MEASURED.csv [-o PREDICTIONS.csv]`: predict every measured
  * deployment and print how far the predictions are, per system, mode, source and serving framework. */
 #include "commands.h"
+#include "recipes.h"
 #include "output_dir.h"
 #include "results.h"
 #include "validate.h"
@@ -10,12 +11,13 @@
 
 int cmd_validate(int argc, char **argv)
 {
-  g_autofree char *out_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL;
+  g_autofree char *out_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL, *recipes_path = NULL;
   g_auto(GStrv) dirs = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the predictions to FILE", "PREDICTIONS.csv" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
+    { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
     { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "des (default: event-simulate the concurrency rows, as their benchmark ran) or steady (the steady-state model, faster)", "ENGINE" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, "fast (default) or simgrid: the event simulation's KV transfers on SimGrid (implies --engine des)", "BACKEND" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -43,7 +45,8 @@ int cmd_validate(int argc, char **argv)
   Profile prof;
   if (!cli_profile(profile_path, &prof, &err))
     return cli_fail("validate", err);
-  g_autoptr(GPtrArray) rows = validate_read(argv[1], cat, &err);
+  g_autoptr(Recipes) recipes = cli_recipes(recipes_path, &err);
+  g_autoptr(GPtrArray) rows = recipes ? validate_read(argv[1], cat, recipes, &err) : NULL;
   if (!rows) {
     profile_clear(&prof);
     return cli_fail("validate", err);

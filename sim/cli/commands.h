@@ -64,6 +64,9 @@ void help_keys(GString *out, gboolean markdown);
  * (the built-in defaults if that file is missing). */
 gboolean cli_profile(const char *path, Profile *out, GError **error);
 
+/* The launch recipes at PATH, or the shipped calibration/measured/recipes.yaml when PATH is NULL. */
+struct Recipes *cli_recipes(const char *path, GError **error);
+
 /* The shipped catalog plus the user's --catalog folders, later ones overriding. */
 Catalog *cli_catalog(char **extra_dirs, GError **error);
 

@@ -6,6 +6,7 @@
 #include "evaluate.h"
 #include "frontier.h"
 #include "profile.h"
+#include "recipes.h"
 #include "results.h"
 #include "scenario.h"
 #include "trace.h"
@@ -21,6 +22,7 @@
 typedef struct {
   char *dir;
   Catalog *catalog;
+  Recipes *recipes;
   Profile profile;
 } Shared;
 
@@ -55,11 +57,12 @@ static Shared *shared(void)
     return &shared_state;
   shared_state.dir = g_dir_make_tmp("aifsim-fuzz-XXXXXX", NULL);
   g_autofree char *models = src_path("models"), *prof = src_path("calibration/profiles/default.yaml");
+  g_autofree char *recipes = src_path("calibration/measured/recipes.yaml");
   shared_state.catalog = catalog_new();
   profile_defaults(&shared_state.profile);
   g_autoptr(GError) err = NULL;
   if (!shared_state.dir || !catalog_load_dir(shared_state.catalog, models, &err) ||
-      !profile_load(&shared_state.profile, prof, &err)) {
+      !profile_load(&shared_state.profile, prof, &err) || !(shared_state.recipes = recipes_load(recipes, &err))) {
     fprintf(stderr, "fuzz harness: cannot set up: %s (set AIF_SRCDIR to the source tree)\n", err ? err->message : "");
     abort();
   }
@@ -211,7 +214,7 @@ int fuzz_measured(const uint8_t *data, size_t size)
   Shared *sh = shared();
   g_autofree char *path = input_file("m.csv", data, size);
   g_autoptr(GError) err = NULL;
-  g_autoptr(GPtrArray) rows = validate_read(path, sh->catalog, &err);
+  g_autoptr(GPtrArray) rows = validate_read(path, sh->catalog, sh->recipes, &err);
   if (!rows)
     return 0;
   guint n = MIN(rows->len, 16);

@@ -1,0 +1,349 @@
+/* recipes.c — loading launch recipes and matching measured rows to them (see recipes.h). */
+#include "recipes.h"
+#include "aif_error.h"
+#include "units.h"
+#include "yaml_doc.h"
+
+#include <math.h>
+#include <string.h>
+
+/* What a condition reads of a row: text (any of a list), a flag, or a number in a range. */
+typedef enum {
+  C_SOURCE_KIND, C_MODEL, C_FRAMEWORK, C_MODE, C_SCENARIO, C_SYSTEM, C_ARCH, C_PRECISION, /* text */
+  C_MTP, C_ATTENTION_DP,                                                                 /* flags */
+  C_ENGINE_GPUS, C_ISL, C_OSL, C_CONCURRENCY, C_DECODE_RANK_USERS,                       /* numbers */
+  C_COUNT_
+} CondKey;
+static const char *const cond_names[] = { "source_kind", "model", "framework", "mode", "scenario", "system",
+                                          "arch", "precision", "mtp", "attention_dp", "engine_gpus", "isl",
+                                          "osl", "concurrency", "decode_rank_users", NULL };
+
+typedef struct {
+  CondKey key;
+  GPtrArray *any;        /* text: the values that match */
+  gboolean flag;
+  double min, max;       /* numbers: the range, each end closed unless *_open */
+  gboolean min_open, max_open;
+} Cond;
+
+typedef enum {
+  S_ADP_BALANCE, S_ADP_WAIT, S_BW_TIMEOUT, S_BW_TOKENS, S_RECV, S_OVERLAP, /* the stack's scheduler */
+  S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV,
+  S_COUNT_
+} SetKey;
+static const char *const set_names[] = { "adp_balance_timeout", "adp_batching_wait", "batch_wait_timeout",
+                                         "batch_wait_tokens", "recv_interval", "overlap", "draft_tokens",
+                                         "max_batch", "chunk", "kv_cache", NULL };
+
+typedef enum { V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS } ValueKind;
+
+typedef struct {
+  SetKey key;
+  ValueKind kind;
+  double value;
+} Setting;
+
+typedef struct {
+  GArray *conds;         /* Cond */
+  GArray *sets;          /* Setting */
+} Recipe;
+
+struct Recipes {
+  GPtrArray *recipes;    /* Recipe * */
+  GHashTable *mlperf;    /* model id (owned) -> MlperfRules * (owned) */
+};
+
+static void recipe_free(gpointer p)
+{
+  Recipe *r = p;
+  for (guint i = 0; i < r->conds->len; i++)
+    g_clear_pointer(&g_array_index(r->conds, Cond, i).any, g_ptr_array_unref);
+  g_array_unref(r->conds);
+  g_array_unref(r->sets);
+  g_free(r);
+}
+
+void recipes_free(Recipes *r)
+{
+  if (!r)
+    return;
+  g_ptr_array_unref(r->recipes);
+  g_hash_table_unref(r->mlperf);
+  g_free(r);
+}
+
+static int name_index(const char *const *names, const char *s)
+{
+  for (int i = 0; s && names[i]; i++)
+    if (strcmp(names[i], s) == 0)
+      return i;
+  return -1;
+}
+
+static gboolean bad(YamlDoc *d, yaml_node_t *n, GError **error, const char *what)
+{
+  yaml_doc_error(d, n, error, "%s", what);
+  return FALSE;
+}
+
+static gboolean number(YamlDoc *d, yaml_node_t *n, double *out, GError **error)
+{
+  const char *s = yaml_doc_scalar(n), *why = NULL;
+  if (!s || !units_parse(s, DIM_NONE, out, &why))
+    return bad(d, n, error, "expected a number");
+  return TRUE;
+}
+
+/* A range {min, max, above, below} or a single number. */
+static gboolean parse_range(YamlDoc *d, yaml_node_t *n, Cond *c, GError **error)
+{
+  c->min = -INFINITY, c->max = INFINITY;
+  if (n->type == YAML_SCALAR_NODE) {
+    if (!number(d, n, &c->min, error))
+      return FALSE;
+    c->max = c->min;
+    return TRUE;
+  }
+  if (n->type != YAML_MAPPING_NODE)
+    return bad(d, n, error, "expected a number or a range {min, max, above, below}");
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+    const char *k = yaml_doc_scalar(yaml_doc_get(d, p->key));
+    yaml_node_t *v = yaml_doc_get(d, p->value);
+    double x;
+    if (!k || !number(d, v, &x, error))
+      return k ? FALSE : bad(d, yaml_doc_get(d, p->key), error, "expected min, max, above or below");
+    if (strcmp(k, "min") == 0 || strcmp(k, "above") == 0)
+      c->min = x, c->min_open = strcmp(k, "above") == 0;
+    else if (strcmp(k, "max") == 0 || strcmp(k, "below") == 0)
+      c->max = x, c->max_open = strcmp(k, "below") == 0;
+    else
+      return bad(d, yaml_doc_get(d, p->key), error, "a range takes min, max, above and below");
+  }
+  return TRUE;
+}
+
+static gboolean parse_cond(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Cond *c, GError **error)
+{
+  int k = name_index(cond_names, yaml_doc_scalar(kn));
+  if (k < 0) {
+    g_autofree char *all = g_strjoinv(", ", (char **)cond_names);
+    yaml_doc_error(d, kn, error, "unknown condition '%s' (expected one of %s)", yaml_doc_scalar(kn), all);
+    return FALSE;
+  }
+  c->key = (CondKey)k;
+  if (c->key <= C_PRECISION) {
+    c->any = g_ptr_array_new();
+    if (v->type == YAML_SCALAR_NODE)
+      g_ptr_array_add(c->any, (gpointer)yaml_doc_scalar(v));
+    for (yaml_node_item_t *it = v->type == YAML_SEQUENCE_NODE ? v->data.sequence.items.start : NULL;
+         it && it < v->data.sequence.items.top; it++) {
+      const char *s = yaml_doc_scalar(yaml_doc_get(d, *it));
+      if (!s)
+        return bad(d, yaml_doc_get(d, *it), error, "expected a value");
+      g_ptr_array_add(c->any, (gpointer)s);
+    }
+    return c->any->len > 0 ? TRUE : bad(d, v, error, "expected a value or a list of values");
+  }
+  if (c->key <= C_ATTENTION_DP) {
+    const char *s = yaml_doc_scalar(v);
+    if (!s || (strcmp(s, "true") && strcmp(s, "false")))
+      return bad(d, v, error, "expected true or false");
+    c->flag = strcmp(s, "true") == 0;
+    return TRUE;
+  }
+  return parse_range(d, v, c, error);
+}
+
+static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setting *s, GError **error)
+{
+  int k = name_index(set_names, yaml_doc_scalar(kn));
+  if (k < 0) {
+    g_autofree char *all = g_strjoinv(", ", (char **)set_names);
+    yaml_doc_error(d, kn, error, "unknown setting '%s' (expected one of %s)", yaml_doc_scalar(kn), all);
+    return FALSE;
+  }
+  s->key = (SetKey)k;
+  const char *t = yaml_doc_scalar(v);
+  if (!t)
+    return bad(d, v, error, "expected a value");
+  s->kind = V_NUMBER;
+  if (strcmp(t, "stack") == 0 && s->key <= S_OVERLAP)
+    return (s->kind = V_STACK), TRUE;
+  if (s->key == S_OVERLAP && (!strcmp(t, "true") || !strcmp(t, "false")))
+    return (s->value = strcmp(t, "true") == 0), TRUE;
+  if (s->key == S_MAX_BATCH && strcmp(t, "concurrency") == 0)
+    return (s->kind = V_CONCURRENCY), TRUE;
+  if (s->key == S_CHUNK && strcmp(t, "trtllm-max-num-tokens") == 0)
+    return (s->kind = V_TRTLLM_TOKENS), TRUE;
+  if (s->key == S_KV) {
+    int p = name_index(precision_names, t);
+    return p < 0 ? bad(d, v, error, "expected a precision: bf16, fp8 or fp4") : ((s->value = p), TRUE);
+  }
+  if (!number(d, v, &s->value, error) || s->value < 0)
+    return bad(d, v, error, s->key <= S_OVERLAP ? "expected a number >= 0 or stack" : "expected a number >= 0");
+  return TRUE;
+}
+
+static gboolean parse_recipe(YamlDoc *d, yaml_node_t *n, Recipe *r, GError **error)
+{
+  if (n->type != YAML_MAPPING_NODE)
+    return bad(d, n, error, "expected a recipe: {id, source, when, set}");
+  gboolean has_source = FALSE;
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+    yaml_node_t *kn = yaml_doc_get(d, p->key), *v = yaml_doc_get(d, p->value);
+    const char *k = yaml_doc_scalar(kn);
+    gboolean when = k && strcmp(k, "when") == 0, set = k && strcmp(k, "set") == 0;
+    if (k && (strcmp(k, "id") == 0 || strcmp(k, "source") == 0)) {
+      has_source |= strcmp(k, "source") == 0 && yaml_doc_scalar(v) && *yaml_doc_scalar(v);
+      continue;
+    }
+    if (!when && !set)
+      return bad(d, kn, error, "a recipe takes id, source, when and set");
+    if (v->type != YAML_MAPPING_NODE)
+      return bad(d, v, error, when ? "expected a mapping of conditions" : "expected a mapping of settings");
+    for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+      yaml_node_t *qk = yaml_doc_get(d, q->key), *qv = yaml_doc_get(d, q->value);
+      if (when) {
+        Cond c = { 0 };
+        gboolean ok = parse_cond(d, qk, qv, &c, error);
+        g_array_append_val(r->conds, c); /* freed with the recipe, even half-parsed */
+        if (!ok)
+          return FALSE;
+      } else {
+        Setting s = { 0 };
+        if (!parse_setting(d, qk, qv, &s, error))
+          return FALSE;
+        g_array_append_val(r->sets, s);
+      }
+    }
+  }
+  return has_source ? TRUE : bad(d, n, error, "a recipe names its source");
+}
+
+static gboolean parse_limits(YamlDoc *d, yaml_node_t *n, double *tpot, double *ttft, GError **error)
+{
+  const char *a = yaml_doc_scalar(yaml_doc_lookup(d, n, "tpot")), *b = yaml_doc_scalar(yaml_doc_lookup(d, n, "ttft"));
+  const char *why = NULL;
+  if (!a || !b || !units_parse(a, DIM_TIME, tpot, &why) || !units_parse(b, DIM_TIME, ttft, &why) ||
+      !(*tpot > 0) || !(*ttft > 0))
+    return bad(d, n, error, "expected {tpot: TIME, ttft: TIME}, e.g. {tpot: 100 ms, ttft: 2 s}");
+  return TRUE;
+}
+
+static gboolean parse_mlperf(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **error)
+{
+  const char *model = yaml_doc_scalar(yaml_doc_lookup(d, n, "model"));
+  yaml_node_t *isl = yaml_doc_lookup(d, n, "dataset_isl"), *server = yaml_doc_lookup(d, n, "server");
+  yaml_node_t *inter = yaml_doc_lookup(d, n, "interactive");
+  g_autofree MlperfRules *m = g_new0(MlperfRules, 1);
+  if (!model || !isl || !server || !inter || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
+    return bad(d, n, error, "expected {model, source, dataset_isl, server: {tpot, ttft}, interactive: {tpot, ttft}}");
+  if (!number(d, isl, &m->dataset_isl, error) || !(m->dataset_isl >= 1) ||
+      !parse_limits(d, server, &m->server_tpot, &m->server_ttft, error) ||
+      !parse_limits(d, inter, &m->interactive_tpot, &m->interactive_ttft, error))
+    return (error && *error) ? FALSE : bad(d, isl, error, "expected a prompt length >= 1");
+  g_hash_table_insert(out->mlperf, g_strdup(model), g_steal_pointer(&m));
+  return TRUE;
+}
+
+Recipes *recipes_load(const char *path, GError **error)
+{
+  g_autoptr(YamlDoc) d = yaml_doc_load(path, error);
+  if (!d)
+    return NULL;
+  g_autoptr(Recipes) out = g_new0(Recipes, 1);
+  out->recipes = g_ptr_array_new_with_free_func(recipe_free);
+  out->mlperf = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  yaml_node_t *root = yaml_doc_root(d), *list = yaml_doc_lookup(d, root, "recipes");
+  yaml_node_t *ml = yaml_doc_lookup(d, root, "mlperf");
+  if (!list || list->type != YAML_SEQUENCE_NODE || (ml && ml->type != YAML_SEQUENCE_NODE)) {
+    bad(d, root, error, "expected 'recipes:' (and 'mlperf:') lists");
+    return NULL;
+  }
+  for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
+    Recipe *r = g_new0(Recipe, 1);
+    r->conds = g_array_new(FALSE, TRUE, sizeof(Cond));
+    r->sets = g_array_new(FALSE, TRUE, sizeof(Setting));
+    g_ptr_array_add(out->recipes, r);
+    if (!parse_recipe(d, yaml_doc_get(d, *it), r, error))
+      return NULL;
+  }
+  for (yaml_node_item_t *it = ml ? ml->data.sequence.items.start : NULL; it && it < ml->data.sequence.items.top; it++)
+    if (!parse_mlperf(d, yaml_doc_get(d, *it), out, error))
+      return NULL;
+  /* the text conditions point into the document: keep their own copies */
+  for (guint i = 0; i < out->recipes->len; i++) {
+    Recipe *r = out->recipes->pdata[i];
+    for (guint k = 0; k < r->conds->len; k++) {
+      Cond *c = &g_array_index(r->conds, Cond, k);
+      if (!c->any)
+        continue;
+      GPtrArray *own = g_ptr_array_new_with_free_func(g_free);
+      for (guint j = 0; j < c->any->len; j++)
+        g_ptr_array_add(own, g_strdup(c->any->pdata[j]));
+      g_ptr_array_unref(c->any);
+      c->any = own;
+    }
+  }
+  return g_steal_pointer(&out);
+}
+
+static gboolean matches(const Cond *c, const RecipeRow *row)
+{
+  const char *text[] = { row->source_kind, row->model, row->framework, row->mode, row->scenario, row->system,
+                         row->arch, row->precision };
+  double num[] = { row->engine_gpus, row->isl, row->osl, row->concurrency, row->decode_rank_users };
+  if (c->key <= C_PRECISION) {
+    for (guint i = 0; i < c->any->len; i++)
+      if (g_strcmp0(text[c->key], c->any->pdata[i]) == 0)
+        return TRUE;
+    return FALSE;
+  }
+  if (c->key <= C_ATTENTION_DP)
+    return (c->key == C_MTP ? row->mtp : row->attention_dp) == c->flag;
+  double x = num[c->key - C_ENGINE_GPUS];
+  return (c->min_open ? x > c->min : x >= c->min) && (c->max_open ? x < c->max : x <= c->max);
+}
+
+void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
+{
+  *out = (RecipeSettings){ .adp_balance_timeout = NAN, .adp_batching_wait = NAN, .batch_wait_timeout = NAN,
+                           .batch_wait_tokens = NAN, .recv_interval = NAN, .overlap = NAN, .draft_tokens = -1,
+                           .max_batch = NAN, .chunk = NAN, .kv_cache = -1 };
+  double *sched[] = { &out->adp_balance_timeout, &out->adp_batching_wait, &out->batch_wait_timeout,
+                      &out->batch_wait_tokens, &out->recv_interval, &out->overlap };
+  gboolean trtllm_tokens = FALSE;
+  for (guint i = 0; i < r->recipes->len; i++) {
+    const Recipe *rc = r->recipes->pdata[i];
+    gboolean all = TRUE;
+    for (guint k = 0; k < rc->conds->len && all; k++)
+      all = matches(&g_array_index(rc->conds, Cond, k), row);
+    for (guint k = 0; all && k < rc->sets->len; k++) {
+      const Setting *s = &g_array_index(rc->sets, Setting, k);
+      if (s->key <= S_OVERLAP) {
+        out->launched = TRUE;
+        *sched[s->key] = s->kind == V_STACK ? NAN : s->value;
+      } else if (s->key == S_DRAFTS && row->mtp) { /* drafts only where the row drafted */
+        out->draft_tokens = (int)s->value;
+      } else if (s->key == S_MAX_BATCH) {
+        out->max_batch = s->kind == V_CONCURRENCY ? row->concurrency : s->value;
+      } else if (s->key == S_CHUNK) {
+        trtllm_tokens = s->kind == V_TRTLLM_TOKENS;
+        out->chunk = s->value;
+      } else if (s->key == S_KV) {
+        out->kv_cache = (int)s->value;
+      }
+    }
+  }
+  if (trtllm_tokens) { /* the budget depends on the drafts, whichever recipe set them */
+    double conc = row->concurrency, ranks = row->attention_dp ? row->engine_gpus : 1;
+    int d = row->mtp ? MAX(out->draft_tokens, 0) : 0;
+    out->chunk = d > 0 ? ceil(((d + 1) * ceil(conc / ranks) + row->isl + 64) / 64) * 64
+                       : MAX(8192, ceil((conc + row->isl + 64) / 64) * 64);
+  }
+}
+
+const MlperfRules *recipes_mlperf(const Recipes *r, const char *model)
+{
+  return model ? g_hash_table_lookup(r->mlperf, model) : NULL;
+}

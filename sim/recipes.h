@@ -1,0 +1,54 @@
+/* recipes.h — how the benchmarks behind measured rows launched their engines, as data.
+ *
+ * A recipes file (calibration/measured/recipes.yaml) lists recipes: conditions on a measured row
+ * (source, model, framework, mode, system, precision, lengths, concurrency, ...) and the launch
+ * settings the benchmark's scripts gave such a row (the stack's scheduler figures, MTP drafts, the
+ * batch cap, the step's token budget, the KV cache's precision), each naming its source; and the
+ * MLPerf rules (the dataset's prompt length, the latency limits). validate.c asks for the settings
+ * of each row it builds; no benchmark rule lives in C. */
+#ifndef AIF_RECIPES_H
+#define AIF_RECIPES_H
+
+#include <glib.h>
+
+#include "precision.h"
+
+typedef struct Recipes Recipes;
+
+/* What a recipe's conditions read of a measured row. Strings are the row's own (the framework as
+ * the benchmark names it: "trt", "dynamo-trt"), the arch the catalog's name for it. */
+typedef struct {
+  const char *source_kind, *model, *framework, *mode, *scenario, *system, *arch, *precision;
+  gboolean mtp, attention_dp;  /* the decode engine's */
+  double engine_gpus;          /* the decode engine's */
+  double isl, osl;             /* nominal */
+  double concurrency;          /* 0: not a concurrency row */
+  double decode_rank_users;    /* users per decode attention rank (disaggregated rows) */
+} RecipeRow;
+
+/* The settings of every recipe a row matched, later ones over earlier. NAN: not set. */
+typedef struct {
+  gboolean launched;           /* a recipe set a scheduler figure: those it left out are the stack's */
+  double adp_balance_timeout, adp_batching_wait, batch_wait_timeout, batch_wait_tokens, recv_interval;
+  double overlap;              /* 1 on, 0 off, NAN the stack's */
+  int draft_tokens;            /* -1: not set */
+  double max_batch, chunk;     /* NAN: not set */
+  int kv_cache;                /* Precision, or -1: not set */
+} RecipeSettings;
+
+typedef struct {
+  double dataset_isl;          /* tokens */
+  double server_tpot, server_ttft, interactive_tpot, interactive_ttft; /* s, p99 limits */
+} MlperfRules;
+
+/* Loads PATH; bad input is AIF_ERROR_INPUT at file:line:col. */
+Recipes *recipes_load(const char *path, GError **error);
+void recipes_free(Recipes *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Recipes, recipes_free)
+
+/* The settings for ROW (all unset when no recipe matches). */
+void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out);
+/* MLPerf's rules for MODEL, or NULL. */
+const MlperfRules *recipes_mlperf(const Recipes *r, const char *model);
+
+#endif
