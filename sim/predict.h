@@ -12,7 +12,7 @@
 
 #include "engine.h"
 #include "outcome.h"
-#include "scenario.h"
+#include "params.h"
 #include "sim_config.h"
 #include "steady_state.h"
 

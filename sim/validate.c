@@ -4,7 +4,7 @@
 #include "csv.h"
 #include "predict.h"
 #include "recipes.h"
-#include "scenario.h"
+#include "params.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* sim_config.c — the event simulation's configuration from a scenario (see sim_config.h). */
 #include "sim_config.h"
+#include "scenario.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #ifndef AIF_SIM_CONFIG_H
 #define AIF_SIM_CONFIG_H
 
-#include "scenario.h"
+#include "params.h"
 
 typedef struct {
   /* the workload */

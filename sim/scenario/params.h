@@ -1,0 +1,117 @@
+/* params.h — the values of one scenario point, as plain types: the workload, how it is served,
+ * the factory, the plan's SLO, and the enums they take. The scenario loader (scenario.h) fills them
+ * from YAML; the prediction path (predict.h), the event simulation's configuration (sim_config.h)
+ * and the measured-row adapter read them without the loader or libyaml. */
+#ifndef AIF_PARAMS_H
+#define AIF_PARAMS_H
+
+#include <glib.h>
+
+#include "fabric.h"
+#include "factory.h"
+#include "precision.h"
+
+typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL } LengthDist;
+typedef enum { ARRIVAL_CLOSED, ARRIVAL_POISSON, ARRIVAL_GAMMA, ARRIVAL_TRACE } ArrivalKind;
+typedef enum { MODE_AGGREGATED, MODE_DISAGGREGATED } ServingMode;
+typedef enum { FW_TRTLLM, FW_SGLANG, FW_VLLM, FW_DYNAMO_TRT, FW_DYNAMO_SGLANG, FW_DYNAMO_VLLM, FW_COUNT_ } Framework;
+typedef enum { KVP_AUTO, KVP_BF16, KVP_FP8, KVP_FP4 } KvPrecision;
+typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE } RouterKind;
+typedef enum { SPEC_NONE, SPEC_MTP } SpecMethod;
+typedef enum { SIM_AUTO, SIM_STEADY, SIM_DES, SIM_SIMGRID } EngineKind;
+typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
+typedef enum { START_SPREAD, START_TOGETHER } StartKind;
+typedef enum { WINDOW_STEADY, WINDOW_ALL } WindowKind;
+typedef enum { PARALLELISM_MANUAL, PARALLELISM_AUTO } ParallelismKind;
+
+extern const char *const framework_names[];
+
+/* Token-length distribution of requests; tokens are counts but kept as doubles for the maths. */
+typedef struct {
+  LengthDist dist;
+  double mean, stddev, min, max, sigma;
+} LengthSpec;
+
+/* One engine type: an aggregated engine, or one pool of a disaggregated deployment. */
+typedef struct {
+  int workers;         /* engines of this type */
+  int tp, pp, ep;
+  gboolean attention_dp;
+  int max_batch;       /* sequences per engine step */
+  int chunked_prefill; /* prefill tokens per step (0 = no chunking) */
+} EngineSpec;
+
+/* What a point's requests are: lengths, arrivals, how many, the measurement window. */
+typedef struct {
+  LengthSpec input, output;
+  char *trace;          /* CSV: arrival time, input tokens, output tokens (absolute path) */
+  ArrivalKind arrival;
+  int users;            /* closed loop: concurrent users */
+  double rate;          /* open loop: requests/s */
+  double burst_cv;      /* gamma: coefficient of variation of inter-arrival times */
+  StartKind start;      /* closed-loop users start spread out, or all at t = 0 */
+  double think_time;    /* s, closed loop */
+  int requests;
+  double duration, warmup; /* s */
+  WindowKind window;    /* which requests the figures count */
+  double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
+} WorkloadParams;
+
+/* How a point is served: the stack, precision, mode, pools, router, planner, speculation. */
+typedef struct {
+  Framework framework;
+  Precision precision;
+  KvPrecision kv_precision;
+  ServingMode mode;
+  gboolean weight_only; /* a precision the GPU has no tensor cores for runs weight-only (else infeasible) */
+  ParallelismKind parallelism; /* auto is expanded at load into the aggregated keys' lists */
+  EngineKind engine;
+  EngineSpec agg, prefill, decode;
+  RouterKind router;
+  gboolean planner;     /* move engines between the prefill and decode pools as the load shifts */
+  double plan_interval, plan_reconfigure, plan_threshold;
+  double green_prefill_sms; /* Green Contexts: SM share of the prefill stream (0: one stream) */
+  SpecMethod spec_method;
+  int spec_tokens;
+  double spec_acceptance;
+  char *profile;        /* calibration profile (absolute path), NULL = defaults */
+} ServingParams;
+
+/* The facility around a point's GPUs: power, fabric, optics, prices. */
+typedef struct {
+  double power_budget;  /* W at the facility */
+  double pue;           /* 0 = the system's default */
+  int fabric_tiers;     /* 0 = sized from the GPU count */
+  OpticsKind optics;
+  FabricKind fabric_kind;
+  int switch_radix;
+  double oversubscription; /* scale-out fabric: traffic it can carry between racks is the NICs' over this */
+  double energy_price;  /* USD/J */
+  double amortisation;  /* s */
+  int factory_gpus;     /* 0 = as many as the budget allows */
+  double other_it_fraction;
+  Provisioning provisioning;
+  double gpu_power_cap; /* W, 0 = none */
+  gboolean copper_first_tier;
+  double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;
+} FactoryParams;
+
+/* What `aifsim plan` and the goodput hold a point to: one SLO per scenario (not swept). */
+typedef struct {
+  double min_tok_s_per_user;
+  double max_ttft;      /* s, 0 = no limit */
+} PlanParams;
+
+/* The values of one point: every scenario key, resolved. Name, description, seed and plan are
+ * one per scenario (not swept); the rest may differ from point to point. */
+typedef struct {
+  char *name, *description;
+  int seed;
+  char *system_id, *model_id;
+  WorkloadParams workload;
+  ServingParams serving;
+  FactoryParams factory;
+  PlanParams plan;
+} ScenarioParams;
+
+#endif
