@@ -4,6 +4,7 @@
 #include "csv.h"
 #include "predict.h"
 #include "recipes.h"
+#include "stats.h"
 #include "params.h"
 
 #include <math.h>
@@ -476,22 +477,6 @@ double validate_ape(const ValRow *r, const Prediction *p, Metric m)
   return fabs(pred / meas - 1);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* The Q-quantile (0..1) of N sorted values, by linear interpolation. */
-static double quantile(const double *v, gsize n, double q)
-{
-  if (n == 0)
-    return NAN;
-  double pos = q * (n - 1);
-  gsize lo = (gsize)floor(pos), hi = MIN(lo + 1, n - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
-}
-
 /* The value of a grouping field for a row ("system", "mode", "system+mode", "framework" or
  * "source_kind"). */
 static char *group_value(const ValRow *r, const char *field)
@@ -530,11 +515,11 @@ static void summary_line(GString *out, const char *group, GPtrArray *rows, const
   }
   g_string_append_printf(out, "%-30s %5u %5u %5u %5u", group, n, ok, inf, n - ok - inf);
   for (int m = 0; m < N_METRICS; m++) {
-    g_array_sort(ape[m], cmp_double);
-    double *v = (double *)ape[m]->data;
+    static const double q[2] = { 0.5, 0.9 };
+    double at[2];
+    stats_quantiles(ape[m], q, 2, at);
     if (ape[m]->len)
-      g_string_append_printf(out, "  %5u %6.1f%% %6.1f%%", ape[m]->len, 100 * quantile(v, ape[m]->len, 0.5),
-                             100 * quantile(v, ape[m]->len, 0.9));
+      g_string_append_printf(out, "  %5u %6.1f%% %6.1f%%", ape[m]->len, 100 * at[0], 100 * at[1]);
     else
       g_string_append_printf(out, "  %5u %7s %7s", 0u, "-", "-");
     g_array_unref(ape[m]);

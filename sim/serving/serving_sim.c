@@ -4,6 +4,7 @@
 #include "event_queue.h"
 #include "memory.h"
 #include "network.h"
+#include "stats.h"
 #include "step_time.h"
 #include "workload.h"
 
@@ -806,62 +807,6 @@ static void arrival(Sim *s, int who)
     push_external(s, s->now + workload_gap(&s->w), EV_ARRIVAL, -1);
 }
 
-/* Reorders V[FROM..N) so that V[K] is the value a sort would put there, smaller or equal values
- * before it and larger or equal after (quickselect, median-of-three pivots): a quantile without
- * sorting every latency. */
-static void select_kth(double *v, guint from, guint n, guint k)
-{
-  guint lo = from, hi = n - 1;
-  while (lo < hi) {
-    guint mid = lo + (hi - lo) / 2;
-    double a = v[lo], b = v[mid], c = v[hi];
-    double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-    guint i = lo, j = hi;
-    while (i <= j) {
-      while (v[i] < pivot)
-        i++;
-      while (v[j] > pivot)
-        j--;
-      if (i <= j) {
-        double t = v[i];
-        v[i] = v[j], v[j] = t;
-        i++;
-        if (j == 0)
-          break;
-        j--;
-      }
-    }
-    if (k <= j)
-      hi = j;
-    else if (k >= i)
-      lo = i;
-    else
-      return; /* between the two parts: equal to the pivot */
-  }
-}
-
-/* p50, p90, p99 of V (reordered here), by linear interpolation between the order statistics. */
-static void percentiles(GArray *v, double out[3])
-{
-  static const double q[3] = { 0.5, 0.9, 0.99 };
-  double *x = (double *)v->data;
-  guint from = 0;
-  for (int k = 0; k < 3; k++) {
-    if (v->len == 0) {
-      out[k] = NAN;
-      continue;
-    }
-    double pos = q[k] * (v->len - 1);
-    guint lo = (guint)floor(pos), hi = MIN(lo + 1, v->len - 1);
-    select_kth(x, from, v->len, lo);
-    double a = x[lo], b = a;
-    for (guint m = lo + 1; m < v->len && hi > lo; m++) /* the next order statistic: the least above */
-      b = m == lo + 1 || x[m] < b ? x[m] : b;
-    out[k] = a + (b - a) * (pos - lo);
-    from = lo; /* the quantiles ascend: later ones lie at or after this one */
-  }
-}
-
 static void measure(Sim *s, SimResult *out)
 {
   const SimConfig *p = s->p;
@@ -891,9 +836,10 @@ static void measure(Sim *s, SimResult *out)
   out->goodput = out->window > 0 ? good / out->window : NAN;
   out->mean_e2e = e2e->len ? e2e_sum / e2e->len : NAN;
   out->mean_in_flight = out->window > 0 ? s->area / out->window : NAN;
-  percentiles(ttft, out->ttft);
-  percentiles(tpot, out->tpot);
-  percentiles(e2e, out->e2e);
+  static const double q[3] = { 0.5, 0.9, 0.99 };
+  stats_quantiles(ttft, q, 3, out->ttft);
+  stats_quantiles(tpot, q, 3, out->tpot);
+  stats_quantiles(e2e, q, 3, out->e2e);
   double act = 0, batch = 0, steps = 0, gpus = 0;
   for (guint k = 0; k < s->engs->len; k++) {
     const Eng *g = s->engs->pdata[k];
