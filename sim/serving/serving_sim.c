@@ -4,6 +4,7 @@
 #include "event_queue.h"
 #include "memory.h"
 #include "network.h"
+#include "scheduler.h"
 #include "stats.h"
 #include "step_time.h"
 #include "workload.h"
@@ -62,16 +63,10 @@ typedef struct {
   int adp;
   int *rank_ctx, *rank_gen; /* per rank: sequences prefilling, decoding */
   double *rank_budget;      /* per rank: prompt tokens the step being filled may still take */
-  int adp_wait, adp_batch;  /* the balancer's step counters */
-  int batch_wait;           /* steps prompts have been held by batch waiting */
-  /* requests that reached the engine but that its scheduler has not looked at yet
-   * (StackProfile.recv_interval), and the decode steps since it last looked */
-  GQueue inbox;
-  int recv_count;
-  /* the overlap scheduler (StackProfile.overlap_scheduler): requests that reached the engine during
-   * the step in flight (fresh) and during the one before it (deferred); the batch formed when a
-   * step ends was fixed when that step began, so only the deferred may join it */
-  GQueue fresh, deferred;
+  PromptHold hold;          /* the stack's prompt holding: balancing, batch waiting (scheduler.h) */
+  /* requests that reached the engine but that its scheduler has not looked at yet: the receive
+   * interval and the overlap scheduler (scheduler.h) */
+  Receiver rx;
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
@@ -147,17 +142,17 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
   g->adp = engine_attn_dp(e); /* a drained engine changes role: no sequence is on its ranks */
   g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
   g->rank_ctx = g_new0(int, g->adp), g->rank_gen = g_new0(int, g->adp), g->rank_budget = g_new0(double, g->adp);
-  g->adp_wait = g->adp_batch = g->batch_wait = g->recv_count = 0;
+  g->hold = (PromptHold){ 0 };
+  receiver_set_policy(&g->rx, role == ROLE_AGG ? (int)lround(engine_recv_interval(e)) : 1,
+                      role == ROLE_AGG && g->green == 0 && engine_overlaps(e));
 }
 
 static Eng *eng_new(Role role, const Engine *e, const SimConfig *p)
 {
   Eng *g = g_new0(Eng, 1);
+  receiver_init(&g->rx); /* before its policy is set */
   eng_configure(g, role, e, p);
   g_queue_init(&g->waiting);
-  g_queue_init(&g->inbox);
-  g_queue_init(&g->fresh);
-  g_queue_init(&g->deferred);
   g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
   event_queue_init(&g->done_at);
   g->pre = g_array_new(FALSE, FALSE, sizeof(int));
@@ -169,9 +164,7 @@ static void eng_free(gpointer p)
 {
   Eng *g = p;
   g_queue_clear(&g->waiting);
-  g_queue_clear(&g->inbox);
-  g_queue_clear(&g->fresh);
-  g_queue_clear(&g->deferred);
+  receiver_clear(&g->rx);
   g_array_unref(g->prefilling);
   event_queue_clear(&g->done_at);
   g_array_unref(g->pre);
@@ -280,72 +273,19 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
   b->prefill_tokens = tokens, b->prefill_seqs = g->pre->len, b->prefill_ctx = tokens ? span / tokens : 0;
 }
 
-/* Decode steps between the scheduler's looks for new requests (1: every step). */
-static int recv_interval(const Eng *g)
-{
-  return g->role == ROLE_AGG ? (int)lround(engine_recv_interval(g->e)) : 1;
-}
-
-/* Whether the engine's host schedules a step ahead of its GPU (one stream: not Green Contexts). */
-static gboolean overlapped(const Eng *g)
-{
-  return g->role == ROLE_AGG && g->green == 0 && engine_overlaps(g->e);
-}
-
-static void queue_move(GQueue *to, GQueue *from)
-{
-  while (!g_queue_is_empty(from))
-    g_queue_push_tail(to, g_queue_pop_head(from));
-}
-
-/* After a step (or run of STEPS decode steps) ends. The overlap scheduler's batch for the step
- * about to start was formed when the last one began: the requests that came during that one wait
- * a step more. SGLang's receive skipping: a step with prompt work makes the scheduler look at once,
- * as does having nothing left to run (its idle loop spins); decode steps count towards the
- * interval; what it sees joins the batch it forms now, which is the step after next when it
- * overlaps. */
-static void recv_after_step(Eng *g, gboolean had_prefill, int steps)
-{
-  gboolean overlap = overlapped(g);
-  if (overlap) {
-    queue_move(&g->waiting, &g->deferred);
-    queue_move(&g->deferred, &g->fresh);
-  }
-  int n = recv_interval(g);
-  gboolean idle = g->n_dec == 0 && g->prefilling->len == 0 && g_queue_is_empty(&g->waiting);
-  if (had_prefill || idle) {
-    g->recv_count = 0;
-  } else {
-    /* a run of decode steps stops at the next look while requests wait unseen; with none waiting,
-     * the looks it passed found nothing, and the count goes on from the last of them (were it
-     * reset at the run's end, the look would fall in step with the arrivals that end runs) */
-    g->recv_count += steps;
-    if (g->recv_count < n)
-      return;
-    g->recv_count %= n;
-  }
-  queue_move(overlap && !idle ? &g->deferred : &g->waiting, &g->inbox);
-}
-
-/* Requests that only the overlap scheduler's lag keeps from the engine. */
-static gboolean lagging(const Eng *g)
-{
-  return g->fresh.length > 0 || g->deferred.length > 0;
-}
-
 /* Times B on E. A decode-only batch that cannot change before its next completion or the next
  * request from outside runs those steps as one event, timed at their mean context: the count is
  * returned. */
 static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *t)
 {
   step_time(e, b, t);
-  if (b->prefill_tokens > 0 || g->n_dec == 0 || g->prefilling->len > 0 || lagging(g) ||
+  if (b->prefill_tokens > 0 || g->n_dec == 0 || g->prefilling->len > 0 || receiver_lagging(&g->rx) ||
       (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running))
     return 1; /* held prompts (balancing, batch waiting, the overlap's lag) are looked at every step */
   double to_done = g_array_index(g->done_at.heap, Event, 0).time - g->step_count;
   double room = (next_external(s) - s->now) / t->total;
-  if (!g_queue_is_empty(&g->inbox)) /* the run ends where the scheduler next looks */
-    room = MIN(room, recv_interval(g) - g->recv_count);
+  if (!g_queue_is_empty(&g->rx.inbox)) /* the run ends where the scheduler next looks */
+    room = MIN(room, receiver_steps_to_look(&g->rx));
   int n = (int)MIN(MIN(to_done, room), 1 << 16);
   if (n < 2)
     return 1;
@@ -394,81 +334,24 @@ static void start_streams(Sim *s, Eng *g)
   }
 }
 
-/* The balancer's timeout in whole steps (0: this engine does not balance). */
-static int balance_timeout(const Eng *g)
+/* Whether the stack holds this step's prompts back (scheduler.h): attention-DP balancing on an
+ * aggregated engine with ranks, batch waiting on one without. */
+static gboolean holds_prompts(Sim *s, Eng *g)
 {
   const StackProfile *sp = &g->e->prof->stack[g->e->stack];
-  return g->role == ROLE_AGG && g->adp > 1 ? (int)ceil(sp->adp_balance_timeout) : 0;
-}
-
-/* Whether every one of the engine's N ranks counts at least one sequence in V. */
-static gboolean every_rank(const int *v, int n)
-{
-  for (int k = 0; k < n; k++)
-    if (v[k] <= 0)
-      return FALSE;
-  return TRUE;
-}
-
-/* TensorRT-LLM's attention-DP balancing, decided once per step: prompts wait until every rank has
- * one and then for the batching steps (when every rank is decoding too), or until the step counter
- * reaches the timeout. The counter runs even while no prompt waits, so a lone prompt waits for
- * what is left of its cycle. A rank with nothing to decode releases the prompts at once. */
-static gboolean balance_holds(Eng *g)
-{
-  int timeout = balance_timeout(g);
-  if (timeout <= 0)
+  if (g->role != ROLE_AGG)
     return FALSE;
-  gboolean all_gen = every_rank(g->rank_gen, g->adp);
-  if (every_rank(g->rank_ctx, g->adp)) {
-    g->adp_wait = 0;
-    if (all_gen && g->adp_batch < g->e->prof->stack[g->e->stack].adp_batching_wait) {
-      g->adp_batch++;
-      return TRUE;
-    }
-    g->adp_batch = 0;
-    return FALSE;
-  }
-  if (++g->adp_wait >= timeout || !all_gen) {
-    g->adp_wait = 0;
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* The balancer's counter through N more steps of a decode-only run (no prompt on any rank). */
-static void balance_idle(Eng *g, int n)
-{
-  int timeout = balance_timeout(g);
-  if (timeout > 0)
-    g->adp_wait = every_rank(g->rank_gen, g->adp) ? (g->adp_wait + n) % timeout : 0;
-}
-
-/* TensorRT-LLM's batch waiting (StackProfile.batch_wait_timeout), decided once per step on an
- * engine without attention-DP: while sequences decode, new prompts wait until the step would carry
- * the wanted share of its token budget or the wait reaches its timeout. */
-static gboolean batch_wait_holds(Sim *s, Eng *g)
-{
-  const StackProfile *sp = &g->e->prof->stack[g->e->stack];
+  if (g->adp > 1)
+    return hold_balance(&g->hold, sp, g->adp, g->rank_ctx, g->rank_gen);
   double budget = s->p->agg.chunked_prefill;
-  if (g->role != ROLE_AGG || g->adp > 1 || sp->batch_wait_timeout <= 0 || !(budget > 0) ||
-      g->prefilling->len == 0)
+  if (sp->batch_wait_timeout <= 0 || !(budget > 0) || g->prefilling->len == 0)
     return FALSE;
-  if (g->n_dec == 0) { /* nobody decodes: holding the prompts would only idle the engine */
-    g->batch_wait = 0;
-    return FALSE;
-  }
-  double tokens = g->n_dec * g->tps;
+  double tokens = g->n_dec * g->tps; /* the step's tokens, the waiting prompts' up to the budget */
   for (guint k = 0; k < g->prefilling->len && tokens < budget; k++) {
     const Req *r = req(s, g_array_index(g->prefilling, int, k));
     tokens += r->isl - r->prefilled;
   }
-  if (g->batch_wait < sp->batch_wait_timeout && MIN(tokens, budget) < sp->batch_wait_tokens * budget) {
-    g->batch_wait++;
-    return TRUE;
-  }
-  g->batch_wait = 0;
-  return FALSE;
+  return hold_batch_wait(&g->hold, sp, budget, g->n_dec, tokens);
 }
 
 static void start_step(Sim *s, Eng *g)
@@ -482,24 +365,23 @@ static void start_step(Sim *s, Eng *g)
   if (g->busy)
     return;
   StepBatch b = { .decode_seqs = g->n_dec, .decode_ctx = g->n_dec ? g->ctx_sum / g->n_dec : 0 };
-  if (balance_holds(g) || batch_wait_holds(s, g))
+  if (holds_prompts(s, g))
     g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
   else
     take_prefill(s, g, &b);
   if (g->n_dec == 0 && g->pre->len == 0) {
-    if (!lagging(g))
+    if (!receiver_lagging(&g->rx))
       return;
     /* nothing to run: the host's loop spins and sees what came meanwhile at once */
-    queue_move(&g->waiting, &g->deferred);
-    queue_move(&g->waiting, &g->fresh);
+    receiver_spin(&g->rx, &g->waiting);
     try_admit(s, g);
     start_step(s, g);
     return;
   }
   StepTime t;
   g->steps = timed_steps(s, g, g->e, &b, &t);
-  if (g->steps > 1)
-    balance_idle(g, g->steps - 1);
+  if (g->steps > 1 && g->role == ROLE_AGG)
+    hold_balance_idle(&g->hold, &g->e->prof->stack[g->e->stack], g->adp, g->rank_gen, g->steps - 1);
   g->busy = TRUE;
   account_step(s, g, &t, g->steps, g->n_dec, 1);
   schedule_step(s, g, s->now + g->steps * t.total);
@@ -559,7 +441,7 @@ static void enter(Sim *s, int i)
   /* a busy scheduler that skips receives sees the request when it next looks, one that overlaps
    * with its GPU forms its next batch without it; an idle one takes it at once */
   gboolean busy = g->busy || g->pbusy;
-  GQueue *to = busy && recv_interval(g) > 1 ? &g->inbox : busy && overlapped(g) ? &g->fresh : &g->waiting;
+  GQueue *to = receiver_arrival(&g->rx, busy, &g->waiting);
   g_queue_push_tail(to, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
@@ -648,7 +530,7 @@ static void network_event(Sim *s)
 static void check_drained(Sim *s, Eng *g)
 {
   if (g->draining && !g->reconfiguring && running(g) == 0 && !g->busy && !g->pbusy &&
-      g_queue_is_empty(&g->waiting) && !lagging(g)) {
+      g_queue_is_empty(&g->waiting) && !receiver_lagging(&g->rx)) {
     g->reconfiguring = TRUE;
     push_external(s, s->now + s->p->plan_reconfigure, EV_RECONF, g->id);
   }
@@ -707,7 +589,8 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
     if (g->green == 0)
       prefill_done(s, g);
   }
-  recv_after_step(g, had_prefill, prefill_stream ? 0 : g->steps);
+  receiver_after_step(&g->rx, had_prefill, prefill_stream ? 0 : g->steps, g->n_dec == 0 && g->prefilling->len == 0,
+                      &g->waiting);
   try_admit(s, g);
   start_step(s, g);
   check_drained(s, g);
