@@ -5,6 +5,7 @@
 #include "chart.h"
 #include "evaluate.h"
 #include "frontier.h"
+#include "merge.h"
 #include "profile.h"
 #include "recipes.h"
 #include "results.h"
@@ -303,6 +304,22 @@ int fuzz_results(const uint8_t *data, size_t size)
   if (strcmp(text, text2) != 0)
     broken("a results file does not read back to the same rows", text);
   rows_free(back);
+  /* merge, as `aifsim merge` joins shards: the rows with themselves again (every point twice, the
+   * same row), then the completeness check over as many points as there are rows */
+  GPtrArray *all = g_ptr_array_new();
+  GHashTable *seen = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+  GPtrArray *a = results_parse("a.csv", text, strlen(text), NULL), *b = results_parse("b.csv", text, strlen(text), NULL);
+  if (!a || !b)
+    broken("a results file written by aifsim does not read back", text);
+  /* a file that holds a point twice, as two rows, is refused: either way every row is freed once */
+  gboolean first = merge_rows(all, a, seen, "a", NULL);
+  if (first && !merge_rows(all, b, seen, "b", NULL))
+    broken("a shard does not merge with itself", text);
+  if (!first)
+    rows_free(b); /* not merged: still ours */
+  merge_complete(seen, all->len, NULL);
+  g_hash_table_unref(seen);
+  rows_free(all);
   /* pareto (both directions of an axis), plot and its gnuplot twin, as the commands run them */
   if (frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, &err)) {
     ChartOptions co = { .title = "fuzz", .slo = 10, .width = 200, .height = 200 };
