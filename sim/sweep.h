@@ -3,7 +3,9 @@
  *
  * Each finished point is appended at once, as a CSV line, to DIR/results.partial.csv (the journal),
  * so a sweep that is stopped, even by kill -9, keeps every point it reported done; --resume reads
- * the journal and computes only the rest. Workers are forked processes (no shared state; SimGrid
+ * the journal and computes only the rest. The journal's first line is a digest of the scenario,
+ * catalog, profile and shard its rows belong to: --resume refuses another run's journal, and cuts a
+ * torn last line before it appends. Workers are forked processes (no shared state; SimGrid
  * needs one process per platform anyway) that stream their rows through pipes. The final rows are
  * read back from the journal and sorted by point, so the output does not depend on the number of
  * workers, on their timing, or on resuming. */
