@@ -1,6 +1,7 @@
 /* keytable.c — table-driven YAML binding (see keytable.h). */
 #include "keytable.h"
 #include "aif_error.h"
+#include "input_file.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -217,6 +218,16 @@ static gboolean parse_bool(const char *s, gboolean *out)
 
 static gboolean check_range(const KtKey *key, double v, YamlDoc *d, yaml_node_t *node, GError **error)
 {
+  /* counts of work a run does: an absurd value is an endless run, not a bad answer */
+  double max = key->limit ? (double)input_limit((InputLimit)(key->limit - 1)) : key->max;
+  if (max > 0 && v > max) {
+    if (key->limit)
+      yaml_doc_error(d, node, error, "'%s' is above the limit of %.0f (raise it with %s=N)", key->path, max,
+                     input_limit_name((InputLimit)(key->limit - 1)));
+    else
+      yaml_doc_error(d, node, error, "'%s' must be at most %.0f", key->path, max);
+    return FALSE;
+  }
   if ((key->flags & KT_POSITIVE) && !(v > 0)) {
     yaml_doc_error(d, node, error, "'%s' must be greater than zero", key->path);
     return FALSE;

@@ -43,6 +43,9 @@ typedef struct {
   unsigned flags;
   const char *shorthand;       /* KT_GROUP: the child a plain scalar given for the group sets */
   const KtTable *sub;          /* KT_GROUP: further keys of the group come from this table */
+  double max;                  /* KT_INT, KT_NUMBER: the largest value (0: none) */
+  int limit;                   /* or an input limit that bounds it (InputLimit + 1: raised by its
+                                * environment variable, input_file.h; 0: none) */
 } KtKey;
 
 struct KtTable {

@@ -7,20 +7,20 @@ static const char *const attn_names[] = { "gqa", "mla", NULL };
 
 #define O(f) offsetof(LlmSpec, f)
 #define REQ KT_REQUIRED
-#define INT(path, f, def, help, fl) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL }
+#define INT(path, f, def, help, fl) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, 0 }
 static const KtKey keys[] = {
-  { "id", KT_STRING, 0, NULL, "catalog id", O(id), NULL, REQ, NULL, NULL },
-  { "name", KT_STRING, 0, NULL, "full name", O(name), NULL, REQ, NULL, NULL },
-  { "source", KT_STRING, 0, NULL, "source of the figures that name none", O(source), NULL, 0, NULL, NULL },
+  { "id", KT_STRING, 0, NULL, "catalog id", O(id), NULL, REQ, NULL, NULL, 0, 0 },
+  { "name", KT_STRING, 0, NULL, "full name", O(name), NULL, REQ, NULL, NULL, 0, 0 },
+  { "source", KT_STRING, 0, NULL, "source of the figures that name none", O(source), NULL, 0, NULL, NULL, 0, 0 },
   INT("layers", layers, NULL, "transformer layers", REQ | KT_POSITIVE),
   INT("hidden", hidden, NULL, "hidden size", REQ | KT_POSITIVE),
   INT("vocab", vocab, NULL, "vocabulary size", REQ | KT_POSITIVE),
-  { "tied_embeddings", KT_BOOL, 0, "false", "input embedding shared with the LM head", O(tied_embeddings), NULL, 0, NULL, NULL },
+  { "tied_embeddings", KT_BOOL, 0, "false", "input embedding shared with the LM head", O(tied_embeddings), NULL, 0, NULL, NULL, 0, 0 },
   INT("max_context", max_context, NULL, "maximum context length in tokens", REQ | KT_POSITIVE),
-  { "native_precision", KT_ENUM, 0, "bf16", "precision the weights were released in", O(native_precision), precision_names, 0, NULL, NULL },
+  { "native_precision", KT_ENUM, 0, "bf16", "precision the weights were released in", O(native_precision), precision_names, 0, NULL, NULL, 0, 0 },
   INT("fp8_block", fp8_block, "0", "scale block (rows = columns) of the FP8 weights; 0 = per-tensor scales", KT_NONNEG),
-  { "attention", KT_GROUP, 0, NULL, "attention blocks", 0, NULL, 0, NULL, NULL },
-  { "attention.kind", KT_ENUM, 0, "gqa", "gqa (grouped-query) or mla (multi-head latent)", O(attn_kind), attn_names, 0, NULL, NULL },
+  { "attention", KT_GROUP, 0, NULL, "attention blocks", 0, NULL, 0, NULL, NULL, 0, 0 },
+  { "attention.kind", KT_ENUM, 0, "gqa", "gqa (grouped-query) or mla (multi-head latent)", O(attn_kind), attn_names, 0, NULL, NULL, 0, 0 },
   INT("attention.heads", heads, NULL, "query heads", REQ | KT_POSITIVE),
   INT("attention.kv_heads", kv_heads, "0", "KV heads (GQA)", KT_NONNEG),
   INT("attention.head_dim", head_dim, "0", "dimension per head (GQA)", KT_NONNEG),
@@ -31,18 +31,18 @@ static const KtKey keys[] = {
   INT("attention.v_head_dim", v_head_dim, "0", "MLA value head dim", KT_NONNEG),
   INT("attention.sliding_window", sliding_window, "0", "sliding-window length in tokens (0 = none)", KT_NONNEG),
   INT("attention.sliding_layers", sliding_layers, "0", "layers that use the sliding window", KT_NONNEG),
-  { "ffn", KT_GROUP, 0, NULL, "feed-forward blocks", 0, NULL, 0, NULL, NULL },
+  { "ffn", KT_GROUP, 0, NULL, "feed-forward blocks", 0, NULL, 0, NULL, NULL, 0, 0 },
   INT("ffn.dense_layers", dense_layers, NULL, "layers with a dense FFN", REQ | KT_NONNEG),
   INT("ffn.intermediate", intermediate, "0", "dense FFN intermediate size (gated, 3 matrices)", KT_NONNEG),
-  { "moe", KT_GROUP, 0, NULL, "mixture-of-experts layers", 0, NULL, 0, NULL, NULL },
+  { "moe", KT_GROUP, 0, NULL, "mixture-of-experts layers", 0, NULL, 0, NULL, NULL, 0, 0 },
   INT("moe.experts", experts, "0", "routed experts per MoE layer (0 = dense model)", KT_NONNEG),
   INT("moe.experts_per_token", experts_per_token, "0", "routed experts each token uses (top-k)", KT_NONNEG),
   INT("moe.shared_experts", shared_experts, "0", "experts every token uses", KT_NONNEG),
   INT("moe.expert_intermediate", expert_intermediate, "0", "expert FFN intermediate size", KT_NONNEG),
   INT("mtp_layers", mtp_layers, "0", "multi-token-prediction heads", KT_NONNEG),
-  { "params", KT_GROUP, 0, NULL, "published parameter counts", 0, NULL, 0, NULL, NULL },
-  { "params.total", KT_NUMBER, DIM_NONE, NULL, "total parameters (without MTP heads)", O(params_total), NULL, REQ | KT_POSITIVE, NULL, NULL },
-  { "params.active", KT_NUMBER, DIM_NONE, NULL, "parameters active per token", O(params_active), NULL, REQ | KT_POSITIVE, NULL, NULL },
+  { "params", KT_GROUP, 0, NULL, "published parameter counts", 0, NULL, 0, NULL, NULL, 0, 0 },
+  { "params.total", KT_NUMBER, DIM_NONE, NULL, "total parameters (without MTP heads)", O(params_total), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
+  { "params.active", KT_NUMBER, DIM_NONE, NULL, "parameters active per token", O(params_active), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
 };
 #undef INT
 #undef O

@@ -9,41 +9,41 @@
 const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
 
 #define ARCH_KEYS(name, i)                                                                                    \
-  { name, KT_GROUP, 0, NULL, "efficiencies of this GPU architecture", 0, NULL, 0, NULL, NULL },               \
-  { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, "0.85", "fraction of HBM bandwidth reached when streaming", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, "0.75", "fraction of dense BF16/FP8 peak reached by large GEMMs", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".fp8_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on gemm_efficiency for FP8 GEMMs (a measured profile's FP8 share of peak over BF16's)", offsetof(Profile, arch[i].fp8_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".moe_efficiency", KT_NUMBER, DIM_NONE, "0.8", "factor on the rates of grouped expert GEMMs (may exceed 1: grouped kernels keep the GPU busier than one small GEMM)", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL }
+  { name, KT_GROUP, 0, NULL, "efficiencies of this GPU architecture", 0, NULL, 0, NULL, NULL, 0, 0 },               \
+  { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, "0.85", "fraction of HBM bandwidth reached when streaming", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, "0.75", "fraction of dense BF16/FP8 peak reached by large GEMMs", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".fp8_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on gemm_efficiency for FP8 GEMMs (a measured profile's FP8 share of peak over BF16's)", offsetof(Profile, arch[i].fp8_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".moe_efficiency", KT_NUMBER, DIM_NONE, "0.8", "factor on the rates of grouped expert GEMMs (may exceed 1: grouped kernels keep the GPU busier than one small GEMM)", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }
 #define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap)                                                                                 \
-  { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL },                      \
-  { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".moe_layer_overhead", KT_NUMBER, DIM_TIME, "20 us", "more launch gaps per MoE layer (routing, permutes)", offsetof(Profile, stack[i].moe_layer_overhead), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL }, \
-  { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".handoff_overhead", KT_NUMBER, DIM_TIME, "50 ms", "disaggregated serving: time more between a prompt's prefill and its KV transfer (second hop, worker handshake, transfer set-up)", offsetof(Profile, stack[i].handoff_overhead), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".kv_reserve_full", KT_BOOL, 0, reserve_full, "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL }, \
-  { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".mtp_acceptance", KT_NUMBER, DIM_FRACTION, "0.7", "MTP draft acceptance under the stack's rule (validate rows)", offsetof(Profile, stack[i].mtp_acceptance), NULL, 0, NULL, NULL }, \
-  { name ".adp_balance_timeout", KT_NUMBER, DIM_NONE, adp_timeout, "attention-DP balancing: steps new prompts are held until every rank has one (0 = off)", offsetof(Profile, stack[i].adp_balance_timeout), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".adp_batching_wait", KT_NUMBER, DIM_NONE, adp_wait, "attention-DP balancing: more steps held once every rank has a prompt, to batch them", offsetof(Profile, stack[i].adp_batching_wait), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".batch_wait_timeout", KT_NUMBER, DIM_NONE, "0", "batch waiting (no attention-DP): most steps new prompts are held while sequences decode (0 = off)", offsetof(Profile, stack[i].batch_wait_timeout), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".recv_interval", KT_NUMBER, DIM_NONE, "1", "decode steps between the scheduler's looks for new requests (SGLang's scheduler_recv_interval; no attention-DP)", offsetof(Profile, stack[i].recv_interval), NULL, KT_POSITIVE, NULL, NULL }, \
-  { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL }, \
-  { name ".overlap_scheduler", KT_BOOL, 0, overlap, "the host forms the next step's batch while the GPU runs this one: a request reaching a busy engine waits one step more", offsetof(Profile, stack[i].overlap_scheduler), NULL, 0, NULL, NULL }
+  { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
+  { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".moe_layer_overhead", KT_NUMBER, DIM_TIME, "20 us", "more launch gaps per MoE layer (routing, permutes)", offsetof(Profile, stack[i].moe_layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL, 0, 0 }, \
+  { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".handoff_overhead", KT_NUMBER, DIM_TIME, "50 ms", "disaggregated serving: time more between a prompt's prefill and its KV transfer (second hop, worker handshake, transfer set-up)", offsetof(Profile, stack[i].handoff_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".kv_reserve_full", KT_BOOL, 0, reserve_full, "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL, 1e6, 0 }, \
+  { name ".mtp_acceptance", KT_NUMBER, DIM_FRACTION, "0.7", "MTP draft acceptance under the stack's rule (validate rows)", offsetof(Profile, stack[i].mtp_acceptance), NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".adp_balance_timeout", KT_NUMBER, DIM_NONE, adp_timeout, "attention-DP balancing: steps new prompts are held until every rank has one (0 = off)", offsetof(Profile, stack[i].adp_balance_timeout), NULL, KT_NONNEG, NULL, NULL, 1e6, 0 }, \
+  { name ".adp_batching_wait", KT_NUMBER, DIM_NONE, adp_wait, "attention-DP balancing: more steps held once every rank has a prompt, to batch them", offsetof(Profile, stack[i].adp_batching_wait), NULL, KT_NONNEG, NULL, NULL, 1e6, 0 }, \
+  { name ".batch_wait_timeout", KT_NUMBER, DIM_NONE, "0", "batch waiting (no attention-DP): most steps new prompts are held while sequences decode (0 = off)", offsetof(Profile, stack[i].batch_wait_timeout), NULL, KT_NONNEG, NULL, NULL, 1e6, 0 }, \
+  { name ".recv_interval", KT_NUMBER, DIM_NONE, "1", "decode steps between the scheduler's looks for new requests (SGLang's scheduler_recv_interval; no attention-DP)", offsetof(Profile, stack[i].recv_interval), NULL, KT_POSITIVE, NULL, NULL, 1e6, 0 }, \
+  { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".overlap_scheduler", KT_BOOL, 0, overlap, "the host forms the next step's batch while the GPU runs this one: a request reaching a busy engine waits one step more", offsetof(Profile, stack[i].overlap_scheduler), NULL, 0, NULL, NULL, 0, 0 }
 
 static const KtKey keys[] = {
-  { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL },
+  { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL, 0, 0 },
   ARCH_KEYS("hopper", 0), ARCH_KEYS("blackwell", 1), ARCH_KEYS("blackwell-ultra", 2), ARCH_KEYS("rubin", 3),
   ARCH_KEYS("rubin-ultra", 4),
   /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
@@ -54,8 +54,8 @@ static const KtKey keys[] = {
   STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true"),
   STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true"),
   STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false"),
-  { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL },
-  { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL },
+  { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
+  { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL, 64, 0 },
 };
 
 const KtTable profile_table = { "profile", keys, G_N_ELEMENTS(keys) };
@@ -68,33 +68,10 @@ void profile_defaults(Profile *p)
   kt_defaults(&profile_table, p);
 }
 
-/* Profile figures that count steps, sequences or tokens: the simulation loops over them, so a value
- * no stack has (a batch wait of 1e300 steps) is refused at its line rather than run. */
-static const struct {
-  const char *name; /* the key's last segment */
-  double max;
-} counted[] = {
-  { "adp_balance_timeout", 1e6 }, { "adp_batching_wait", 1e6 }, { "batch_wait_timeout", 1e6 },
-  { "recv_interval", 1e6 }, { "max_seqs_per_rank", 1e6 }, { "mtp_draft_tokens", 64 },
-};
-
 static gboolean profile_leaf(const KtTable *t, const KtKey *key, const char *group, YamlDoc *d, yaml_node_t *v,
                              gpointer user, GError **error)
 {
-  if (!kt_assign(key, d, v, user, error))
-    return FALSE;
-  const char *dot = strrchr(key->path, '.'), *name = dot ? dot + 1 : key->path;
-  for (gsize i = 0; i < G_N_ELEMENTS(counted); i++) {
-    if (strcmp(name, counted[i].name) != 0)
-      continue;
-    const void *f = (const char *)user + key->offset;
-    double x = key->type == KT_INT ? *(const int *)f : *(const double *)f;
-    if (x > counted[i].max) {
-      yaml_doc_error(d, v, error, "'%s' must be at most %g", key->path, counted[i].max);
-      return FALSE;
-    }
-  }
-  return TRUE;
+  return kt_assign(key, d, v, user, error);
 }
 
 gboolean profile_load(Profile *p, const char *path, GError **error)

@@ -26,26 +26,32 @@ static const char *const start_names[] = { "spread", "together", NULL };
 static const char *const window_names[] = { "steady", "all", NULL };
 
 #define O(f) offsetof(ScenarioParams, f)
-#define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL }
-#define INT(path, f, def, help, fl) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL }
-#define NUM(path, f, dim, def, help, fl) { path, KT_NUMBER, dim, def, help, O(f), NULL, fl, NULL, NULL }
-#define ENUM(path, f, names, def, help) { path, KT_ENUM, 0, def, help, O(f), names, 0, NULL, NULL }
-#define BOOL(path, f, def, help) { path, KT_BOOL, 0, def, help, O(f), NULL, 0, NULL, NULL }
-#define STR(path, f, def, help, fl) { path, KT_STRING, 0, def, help, O(f), NULL, fl, NULL, NULL }
+#define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL, 0, 0 }
+#define INT(path, f, def, help, fl) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, 0 }
+#define NUM(path, f, dim, def, help, fl) { path, KT_NUMBER, dim, def, help, O(f), NULL, fl, NULL, NULL, 0, 0 }
+/* keys bounded by a fixed maximum, or by an input limit its environment variable raises */
+#define INT_MAX_(path, f, def, help, fl, max) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL, max, 0 }
+#define INT_LIM(path, f, def, help, fl, lim) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, (lim) + 1 }
+#define NUM_LIM(path, f, dim, def, help, fl, lim) { path, KT_NUMBER, dim, def, help, O(f), NULL, fl, NULL, NULL, 0, (lim) + 1 }
+#define ENUM(path, f, names, def, help) { path, KT_ENUM, 0, def, help, O(f), names, 0, NULL, NULL, 0, 0 }
+#define BOOL(path, f, def, help) { path, KT_BOOL, 0, def, help, O(f), NULL, 0, NULL, NULL, 0, 0 }
+#define STR(path, f, def, help, fl) { path, KT_STRING, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, 0 }
 #define LENGTH(path, f, what)                                                                          \
-  { path, KT_GROUP, 0, NULL, what " tokens per request (a number: fixed)", 0, NULL, 0, "mean", NULL }, \
+  { path, KT_GROUP, 0, NULL, what " tokens per request (a number: fixed)", 0, NULL, 0, "mean", NULL, 0, 0 }, \
   ENUM(path ".dist", f.dist, dist_names, "fixed", "fixed, uniform (min..max), normal or lognormal"),  \
-  NUM(path ".mean", f.mean, DIM_NONE, "1024", "mean tokens", KT_POSITIVE),                           \
-  NUM(path ".stddev", f.stddev, DIM_NONE, "0", "standard deviation (normal)", KT_NONNEG),            \
+  NUM_LIM(path ".mean", f.mean, DIM_NONE, "1024", "mean tokens", KT_POSITIVE, LIMIT_TOKENS),         \
+  NUM_LIM(path ".stddev", f.stddev, DIM_NONE, "0", "standard deviation (normal)", KT_NONNEG, LIMIT_TOKENS), \
   NUM(path ".sigma", f.sigma, DIM_NONE, "0.5", "sigma of the underlying normal (lognormal)", KT_NONNEG), \
-  NUM(path ".min", f.min, DIM_NONE, "1", "smallest length drawn", KT_POSITIVE),                      \
-  NUM(path ".max", f.max, DIM_NONE, "131072", "largest length drawn", KT_POSITIVE)
+  NUM_LIM(path ".min", f.min, DIM_NONE, "1", "smallest length drawn", KT_POSITIVE, LIMIT_TOKENS),    \
+  NUM_LIM(path ".max", f.max, DIM_NONE, "131072", "largest length drawn", KT_POSITIVE, LIMIT_TOKENS)
 #define ENGINE(path, f, what, nworkers)                                                                  \
   GROUP(path, what),                                                                                    \
-  INT(path ".workers", f.workers, nworkers, "engines of this kind", KT_POSITIVE),                        \
-  INT(path ".tp", f.tp, "1", "tensor-parallel GPUs per engine", KT_POSITIVE),                           \
-  INT(path ".pp", f.pp, "1", "pipeline stages per engine", KT_POSITIVE),                                \
-  INT(path ".ep", f.ep, "1", "expert-parallel GPUs per engine", KT_POSITIVE),                           \
+  /* GPUs per engine and engines per pool: far above any NVLink domain or deployment, and small     \
+   * enough that their products (GPUs of a deployment) stay exact in an int */                        \
+  INT_MAX_(path ".workers", f.workers, nworkers, "engines of this kind", KT_POSITIVE, 65536),           \
+  INT_MAX_(path ".tp", f.tp, "1", "tensor-parallel GPUs per engine", KT_POSITIVE, 4096),                \
+  INT_MAX_(path ".pp", f.pp, "1", "pipeline stages per engine", KT_POSITIVE, 4096),                     \
+  INT_MAX_(path ".ep", f.ep, "1", "expert-parallel GPUs per engine", KT_POSITIVE, 4096),                \
   BOOL(path ".attention_dp", f.attention_dp, "false", "attention data-parallel across the engine's GPUs"), \
   INT(path ".max_batch", f.max_batch, "256", "most sequences in one engine step", KT_POSITIVE),        \
   INT(path ".chunked_prefill", f.chunked_prefill, "8192", "prefill tokens per step (0 = whole prompts)", KT_NONNEG)
@@ -54,9 +60,9 @@ static const KtKey keys[] = {
   STR("name", name, NULL, "scenario name (names the results folder)", KT_REQUIRED | KT_NOSWEEP),
   STR("description", description, NULL, "one line about the scenario", KT_NOSWEEP),
   INT("seed", seed, "1", "random seed: same scenario + seed = same results", KT_NONNEG),
-  { "system", KT_GROUP, 0, NULL, "the system (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &hardware_table },
+  { "system", KT_GROUP, 0, NULL, "the system (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &hardware_table, 0, 0 },
   STR("system.id", system_id, NULL, "hardware catalog id (aifsim catalog systems)", KT_REQUIRED),
-  { "model", KT_GROUP, 0, NULL, "the LLM (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &llm_table },
+  { "model", KT_GROUP, 0, NULL, "the LLM (catalog id, or id plus overridden figures)", 0, NULL, 0, "id", &llm_table, 0, 0 },
   STR("model.id", model_id, NULL, "model catalog id (aifsim catalog models)", KT_REQUIRED),
   GROUP("workload", "requests and their arrival"),
   LENGTH("workload.input", workload.input, "input (prompt)"),
@@ -64,19 +70,19 @@ static const KtKey keys[] = {
   STR("workload.trace", workload.trace, NULL, "CSV of arrival_s,input_tokens,output_tokens (replaces lengths; arrival: trace)", KT_NOSWEEP),
   GROUP("workload.arrival", "how requests arrive"),
   ENUM("workload.arrival.kind", workload.arrival, arrival_names, "closed", "closed (N users), poisson, gamma (bursty) or trace"),
-  INT("workload.arrival.users", workload.users, "64", "closed loop: concurrent users", KT_POSITIVE),
+  INT_LIM("workload.arrival.users", workload.users, "64", "closed loop: concurrent users", KT_POSITIVE, LIMIT_USERS),
   NUM("workload.arrival.rate", workload.rate, DIM_RATE, "1 req/s", "open loop: mean request rate", KT_POSITIVE),
   NUM("workload.arrival.burst_cv", workload.burst_cv, DIM_NONE, "2", "gamma: coefficient of variation of gaps (1 = Poisson)", KT_POSITIVE),
   ENUM("workload.arrival.start", workload.start, start_names, "spread", "closed loop: users start spread over one request, or together at 0 (a benchmark client)"),
   NUM("workload.arrival.think_time", workload.think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
-  INT("workload.requests", workload.requests, "1000", "requests to simulate", KT_POSITIVE),
+  INT_LIM("workload.requests", workload.requests, "1000", "requests to simulate", KT_POSITIVE, LIMIT_REQUESTS),
   NUM("workload.duration", workload.duration, DIM_TIME, "0 s", "simulated time limit (0 = until the requests are done)", KT_NONNEG),
   NUM("workload.warmup", workload.warmup, DIM_TIME, "0 s", "start of the measurement window", KT_NONNEG),
   ENUM("workload.window", workload.window, window_names, "steady", "steady (after the warm-up or the first tenth of the requests) or all (every request, as a benchmark client reports)"),
   GROUP("workload.shift", "a change of workload during the run (e.g. chat, then long-context research)"),
   NUM("workload.shift.at", workload.shift_at, DIM_TIME, "0 s", "when new requests change their lengths (0 = never)", KT_NONNEG),
-  NUM("workload.shift.input", workload.shift_input, DIM_NONE, "0", "mean prompt tokens from then on (0 = unchanged)", KT_NONNEG),
-  NUM("workload.shift.output", workload.shift_output, DIM_NONE, "0", "mean output tokens from then on (0 = unchanged)", KT_NONNEG),
+  NUM_LIM("workload.shift.input", workload.shift_input, DIM_NONE, "0", "mean prompt tokens from then on (0 = unchanged)", KT_NONNEG, LIMIT_TOKENS),
+  NUM_LIM("workload.shift.output", workload.shift_output, DIM_NONE, "0", "mean output tokens from then on (0 = unchanged)", KT_NONNEG, LIMIT_TOKENS),
   GROUP("serving", "how the model is served"),
   ENUM("serving.framework", serving.framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
   ENUM("serving.precision", serving.precision, precision_names, "fp8", "weight and GEMM precision"),
@@ -84,7 +90,7 @@ static const KtKey keys[] = {
   ENUM("serving.kv_cache_precision", serving.kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", serving.mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
   ENUM("serving.engine", serving.engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation), simgrid (the event simulation with SimGrid moving the KV caches: the reference network) or auto: des for open-loop and trace arrivals"),
-  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(serving.parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL },
+  { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(serving.parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL, 0, 0 },
   ENGINE("serving.aggregated", serving.agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),
   ENGINE("serving.disaggregated.prefill", serving.prefill, "the prefill pool", "1"),
@@ -99,7 +105,8 @@ static const KtKey keys[] = {
   NUM("serving.green_context.prefill_sms", serving.green_prefill_sms, DIM_FRACTION, "0", "SM share of the prefill stream on each GPU (0: off; e.g. 30%); event simulation, aggregated", 0),
   GROUP("serving.speculative", "speculative decoding"),
   ENUM("serving.speculative.method", serving.spec_method, spec_names, "none", "none or mtp (multi-token prediction)"),
-  INT("serving.speculative.draft_tokens", serving.spec_tokens, "1", "tokens drafted per step", KT_POSITIVE),
+  /* every drafted token is drawn each step: no stack drafts more than a few */
+  INT_MAX_("serving.speculative.draft_tokens", serving.spec_tokens, "1", "tokens drafted per step", KT_POSITIVE, 64),
   NUM("serving.speculative.acceptance", serving.spec_acceptance, DIM_FRACTION, "0.7", "probability a drafted token is accepted", 0),
   STR("serving.profile", serving.profile, NULL, "calibration profile YAML (default: the shipped defaults)", 0),
   GROUP("factory", "the facility around the GPUs"),
@@ -113,7 +120,8 @@ static const KtKey keys[] = {
   NUM("factory.gpu_power_cap", factory.gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock", KT_NONNEG),
   GROUP("factory.fabric", "the scale-out network"),
   ENUM("factory.fabric.kind", factory.fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
-  INT("factory.fabric.tiers", factory.fabric_tiers, "0", "switch tiers (0 = the fewest that serve the GPUs)", KT_NONNEG),
+  /* a fat tree of 8 tiers of radix-64 switches already joins 2^43 endpoints */
+  INT_MAX_("factory.fabric.tiers", factory.fabric_tiers, "0", "switch tiers (0 = the fewest that serve the GPUs)", KT_NONNEG, 8),
   INT("factory.fabric.switch_radix", factory.switch_radix, "64", "ports per switch", KT_POSITIVE),
   NUM("factory.fabric.oversubscription", factory.oversubscription, DIM_NONE, "1", "leaf-to-spine oversubscription: cross-rack KV transfers share the NICs' bandwidth over it (event simulation)", KT_POSITIVE),
   ENUM("factory.fabric.optics", factory.optics, optics_names, "pluggable", "pluggable transceivers or co-packaged optics"),
@@ -199,61 +207,6 @@ static gboolean check_path(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yam
   return FALSE;
 }
 
-/* Scenario keys whose values are bounded (input_file.h): each is a count of work one point does,
- * so an absurd value is an endless run rather than a bad answer. */
-static const struct {
-  const char *path;
-  InputLimit limit; /* LIMIT_COUNT_: a fixed bound, MAX */
-  double max;
-} bounded[] = {
-  { "workload.requests", LIMIT_REQUESTS, 0 }, { "workload.arrival.users", LIMIT_USERS, 0 },
-  { "workload.input.mean", LIMIT_TOKENS, 0 }, { "workload.input.min", LIMIT_TOKENS, 0 },
-  { "workload.input.max", LIMIT_TOKENS, 0 }, { "workload.input.stddev", LIMIT_TOKENS, 0 },
-  { "workload.output.mean", LIMIT_TOKENS, 0 }, { "workload.output.min", LIMIT_TOKENS, 0 },
-  { "workload.output.max", LIMIT_TOKENS, 0 }, { "workload.output.stddev", LIMIT_TOKENS, 0 },
-  { "workload.shift.input", LIMIT_TOKENS, 0 }, { "workload.shift.output", LIMIT_TOKENS, 0 },
-  /* GPUs per engine and engines per pool: far above any NVLink domain or deployment, and small
-   * enough that their products (GPUs of a deployment) stay exact in an int */
-  { "tp", LIMIT_COUNT_, 4096 }, { "pp", LIMIT_COUNT_, 4096 }, { "ep", LIMIT_COUNT_, 4096 },
-  { "workers", LIMIT_COUNT_, 65536 },
-  /* every drafted token is drawn each step: no stack drafts more than a few */
-  { "serving.speculative.draft_tokens", LIMIT_COUNT_, 64 },
-  /* a fat tree of 8 tiers of radix-64 switches already joins 2^43 endpoints */
-  { "factory.fabric.tiers", LIMIT_COUNT_, 8 },
-};
-
-/* Whether KEY is the bounded PATH: the whole path, or for an engine's keys its last segment. */
-static gboolean bounded_key(const KtKey *key, const char *path)
-{
-  if (strchr(path, '.'))
-    return strcmp(key->path, path) == 0;
-  const char *dot = strrchr(key->path, '.');
-  return dot && g_str_has_prefix(key->path, "serving.") && strcmp(dot + 1, path) == 0;
-}
-
-static gboolean check_bounded(const KtKey *key, const ScenarioParams *scratch, YamlDoc *d, yaml_node_t *node,
-                              GError **error)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS(bounded); i++) {
-    if (!bounded_key(key, bounded[i].path))
-      continue;
-    const void *f = (const char *)scratch + key->offset;
-    double v = key->type == KT_INT ? *(const int *)f : *(const double *)f;
-    gboolean fixed = bounded[i].limit == LIMIT_COUNT_;
-    double max = fixed ? bounded[i].max : (double)input_limit(bounded[i].limit);
-    if (v > max && fixed) {
-      yaml_doc_error(d, node, error, "'%s' must be at most %.0f", key->path, max);
-      return FALSE;
-    }
-    if (v > max) {
-      yaml_doc_error(d, node, error, "'%s' is above the limit of %.0f (raise it with %s=N)", key->path, max,
-                     input_limit_name(bounded[i].limit));
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
 /* A trace is read at load, so a bad one stops the run before any point (its own file:line:col
  * follows the scenario's). */
 static gboolean check_trace(const LoadCtx *ctx, YamlDoc *d, yaml_node_t *node, GError **error)
@@ -277,8 +230,7 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
     LlmSpec m;
   } scratch;
   memset(&scratch, 0, sizeof scratch);
-  gboolean ok = kt_assign(key, d, node, &scratch, error) &&
-                (t != &scenario_table || check_bounded(key, &scratch.p, d, node, error));
+  gboolean ok = kt_assign(key, d, node, &scratch, error);
   gboolean is_null = key->type == KT_STRING && *(char **)((char *)&scratch + key->offset) == NULL;
   kt_clear(t, &scratch);
   if (!ok)
