@@ -173,21 +173,6 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   evaluate_factory(pt, &o, row);
 }
 
-GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof)
-{
-  GPtrArray *rows = g_ptr_array_new();
-  for (gsize i = 0; i < sc->n_points; i++) {
-    Point pt;
-    scenario_point(sc, catalog, i, &pt);
-    ResultRow *r = g_new(ResultRow, 1);
-    result_row_init(r, i);
-    evaluate_point(&pt, prof, r);
-    g_ptr_array_add(rows, r);
-    point_clear(&pt);
-  }
-  return rows;
-}
-
 void evaluate_rows_free(GPtrArray *rows)
 {
   for (guint i = 0; i < rows->len; i++) {

@@ -21,8 +21,7 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
 /* The factory a scenario's keys describe. */
 void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out);
 
-/* Evaluates every point of SC into a new array of ResultRow * (free with evaluate_rows_free). */
-GPtrArray *evaluate_scenario(const Scenario *sc, const Catalog *catalog, const Profile *prof);
+/* Frees an array of ResultRow * (rows read or evaluated). */
 void evaluate_rows_free(GPtrArray *rows);
 
 /* The configuration label of a point ("agg tp8 ep8 dp fp8 c64"), newly allocated. */
