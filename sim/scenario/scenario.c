@@ -196,11 +196,17 @@ static gboolean check_catalog_id(const LoadCtx *ctx, const KtKey *key, YamlDoc *
   return FALSE;
 }
 
-/* Relative paths in a scenario are relative to the scenario file; the file must be readable. */
-static gboolean check_path(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yaml_node_t *node, GError **error)
+/* A path value as a file: relative paths in a scenario are relative to the scenario file. */
+static char *value_path(const LoadCtx *ctx, yaml_node_t *node)
 {
   const char *p = yaml_doc_scalar(node);
-  g_autofree char *full = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(ctx->s->dir, p, NULL);
+  return g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(ctx->s->dir, p, NULL);
+}
+
+/* The file a path value names must be readable. */
+static gboolean check_path(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yaml_node_t *node, GError **error)
+{
+  g_autofree char *full = value_path(ctx, node);
   if (g_file_test(full, G_FILE_TEST_IS_REGULAR) && g_access(full, R_OK) == 0)
     return TRUE;
   yaml_doc_error(d, node, error, "'%s': cannot read file '%s'", key->path, full);
@@ -211,8 +217,7 @@ static gboolean check_path(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yam
  * follows the scenario's). */
 static gboolean check_trace(const LoadCtx *ctx, YamlDoc *d, yaml_node_t *node, GError **error)
 {
-  const char *p = yaml_doc_scalar(node);
-  g_autofree char *full = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(ctx->s->dir, p, NULL);
+  g_autofree char *full = value_path(ctx, node);
   g_autoptr(GError) err = NULL;
   g_autoptr(GArray) rows = trace_read(full, &err);
   if (!rows)
