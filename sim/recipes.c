@@ -132,15 +132,15 @@ static gboolean parse_cond(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Cond *c,
   }
   c->key = (CondKey)k;
   if (c->key <= C_PRECISION) {
-    c->any = g_ptr_array_new();
+    c->any = g_ptr_array_new_with_free_func(g_free); /* copies: the document goes after loading */
     if (v->type == YAML_SCALAR_NODE)
-      g_ptr_array_add(c->any, (gpointer)yaml_doc_scalar(v));
+      g_ptr_array_add(c->any, g_strdup(yaml_doc_scalar(v)));
     for (yaml_node_item_t *it = v->type == YAML_SEQUENCE_NODE ? v->data.sequence.items.start : NULL;
          it && it < v->data.sequence.items.top; it++) {
       const char *s = yaml_doc_scalar(yaml_doc_get(d, *it));
       if (!s)
         return bad(d, yaml_doc_get(d, *it), error, "expected a value");
-      g_ptr_array_add(c->any, (gpointer)s);
+      g_ptr_array_add(c->any, g_strdup(s));
     }
     return c->any->len > 0 ? TRUE : bad(d, v, error, "expected a value or a list of values");
   }
@@ -271,20 +271,6 @@ Recipes *recipes_load(const char *path, GError **error)
   for (yaml_node_item_t *it = ml ? ml->data.sequence.items.start : NULL; it && it < ml->data.sequence.items.top; it++)
     if (!parse_mlperf(d, yaml_doc_get(d, *it), out, error))
       return NULL;
-  /* the text conditions point into the document: keep their own copies */
-  for (guint i = 0; i < out->recipes->len; i++) {
-    Recipe *r = out->recipes->pdata[i];
-    for (guint k = 0; k < r->conds->len; k++) {
-      Cond *c = &g_array_index(r->conds, Cond, k);
-      if (!c->any)
-        continue;
-      GPtrArray *own = g_ptr_array_new_with_free_func(g_free);
-      for (guint j = 0; j < c->any->len; j++)
-        g_ptr_array_add(own, g_strdup(c->any->pdata[j]));
-      g_ptr_array_unref(c->any);
-      c->any = own;
-    }
-  }
   return g_steal_pointer(&out);
 }
 
