@@ -5,6 +5,7 @@
 #include <string.h>
 #include "power.h"
 #include "precision.h"
+#include "label.h"
 #include "predict.h"
 
 static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
@@ -36,23 +37,6 @@ char *point_family_label(const Point *pt)
     g_string_append(s, " weight-only");
   if (p->serving.spec_method == SPEC_MTP)
     g_string_append(s, " mtp");
-  return g_string_free(s, FALSE);
-}
-
-char *point_config_label(const Point *pt)
-{
-  const ScenarioParams *p = &pt->p;
-  g_autofree char *family = point_family_label(pt);
-  GString *s = g_string_new(family);
-  /* the family ends with the precision (and " mtp"): the stack and load go between and after */
-  char *mtp = p->serving.spec_method == SPEC_MTP ? strstr(s->str, " mtp") : NULL;
-  if (mtp)
-    g_string_truncate(s, (gsize)(mtp - s->str));
-  g_string_append_printf(s, " %s", framework_names[p->serving.framework]);
-  if (p->serving.spec_method == SPEC_MTP)
-    g_string_append_printf(s, " mtp%d", p->serving.spec_tokens);
-  if (p->workload.arrival == ARRIVAL_CLOSED)
-    g_string_append_printf(s, " c%d", p->workload.users);
   return g_string_free(s, FALSE);
 }
 
@@ -110,7 +94,8 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
   const ScenarioParams *p = &pt->p;
   sim_config_from_scenario(p, sim);
   const WorkloadParams *w = &p->workload;
-  *d = (Deployment){ .disaggregated = p->serving.mode == MODE_DISAGGREGATED, .sim = sim,
+  *d = (Deployment){ .disaggregated = p->serving.mode == MODE_DISAGGREGATED, .framework = p->serving.framework,
+                     .sim = sim,
                      .load = { .isl = w->input.mean, .osl = w->output.mean, .users = w->users,
                                .think_time = w->think_time } };
   if (!d->disaggregated) {
@@ -144,12 +129,12 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
 {
   row->system = g_strdup(pt->system.id);
   row->model = g_strdup(pt->model.id);
-  row->config = point_config_label(pt);
   row->family = point_family_label(pt);
   SimConfig sim;
   Deployment d;
   Outcome o;
   point_deployment(pt, prof, &sim, &d);
+  row->config = deployment_label(&d);
   predict(&d, point_method(&pt->p), &o);
   row->engine = g_strdup(method_names[o.method]);
   row->weights_gb_per_gpu = o.weights / 1e9;

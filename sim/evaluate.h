@@ -24,8 +24,8 @@ void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out);
 /* Frees an array of ResultRow * (rows read or evaluated). */
 void evaluate_rows_free(GPtrArray *rows);
 
-/* The configuration label of a point ("agg tp8 ep8 dp fp8 c64"), newly allocated. */
-char *point_config_label(const Point *pt);
+/* The family a chart colours a point by: mode, parallelism and precision ("agg 1x tp8 ep8 dp fp8"),
+ * newly allocated. The full configuration label is deployment_label (label.h). */
 char *point_family_label(const Point *pt);
 
 #endif

@@ -23,6 +23,7 @@ extern const char *const method_names[];
 
 typedef struct {
   gboolean disaggregated;
+  Framework framework;         /* what launched the engines (their stack is in each Engine) */
   Engine prefill;              /* disaggregated: the prefill pool's engine */
   Engine decode;               /* the decode pool's engine, or the aggregated engine */
   int pre_workers, dec_workers; /* engines of each pool; aggregated: dec_workers */

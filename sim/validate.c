@@ -2,6 +2,7 @@
 #include "validate.h"
 #include "aif_error.h"
 #include "csv.h"
+#include "label.h"
 #include "predict.h"
 #include "recipes.h"
 #include "stats.h"
@@ -124,6 +125,7 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipe
   if (!framework_parse(r->framework, &fw))
     return unsupported(r, "serving stack '%s' has no profile", r->framework);
   st = framework_stack(fw);
+  r->fw = fw;
   double isl = num(c, "isl"), osl = num(c, "osl"), gpus = num(c, "gpus");
   const char *scenario = text(c, "scenario");
   const MlperfRules *ml = recipes_mlperf(rec, r->model->id);
@@ -296,16 +298,6 @@ static const Profile *row_profile(ValRow *r, const Profile *prof)
   return &r->launched;
 }
 
-/* The configuration as predicted_config prints it, after POOL ("P ", "D " or "" aggregated); the
- * row's prefill engine drafts nothing. */
-static char *label(const ValRow *r, const Engine *e, int engines, const char *pool)
-{
-  gboolean drafts = e->draft_tokens > 0 && e != &r->prefill;
-  gboolean weight_only = system_compute_precision(e->sys, e->precision) != e->precision;
-  return g_strdup_printf("%s%dx %d GPU%s ep%d%s%s%s", pool, engines, e->gpus, e->gpus > 1 ? "s" : "", e->ep,
-                         e->dp_attention ? " dp" : "", drafts ? " mtp" : "", weight_only ? " weight-only" : "");
-}
-
 /* The row as a deployment: the other adapter (evaluate.c has the scenario point's). The row's
  * engines take the profile, with the row's launch settings over its stack's. */
 static void row_deployment(ValRow *r, const Profile *prof, Deployment *d)
@@ -313,7 +305,7 @@ static void row_deployment(ValRow *r, const Profile *prof, Deployment *d)
   prof = row_profile(r, prof);
   use_profile(r, &r->decode, prof);
   use_profile(r, &r->prefill, prof);
-  *d = (Deployment){ .disaggregated = r->disaggregated, .prefill = r->prefill, .decode = r->decode,
+  *d = (Deployment){ .disaggregated = r->disaggregated, .framework = r->fw, .prefill = r->prefill, .decode = r->decode,
                      .pre_workers = r->pre_workers, .dec_workers = r->dec_workers,
                      .same_domain = r->same_domain, .load = r->load };
 }
@@ -373,6 +365,7 @@ static int predict_open_tp(ValRow *r, const Profile *prof, Outcome *out)
     r->dec_workers = r->gpus / best_tp;
   } else {
     *out = last;
+    r->decode.gpus = 1, r->dec_workers = r->gpus; /* named as the row's GPUs, none chosen */
   }
   return best_tp;
 }
@@ -386,19 +379,14 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   }
   Deployment d;
   Outcome o;
-  if (r->disaggregated) {
+  if (r->search_tp) {
+    predict_open_tp(r, prof, &o); /* leaves the chosen TP in the row */
     row_deployment(r, prof, &d);
-    predict(&d, METHOD_STEADY, &o);
-    g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
-    out->config = g_strdup_printf("%s / %s", a, b);
-  } else if (r->search_tp) {
-    int tp = predict_open_tp(r, prof, &o);
-    out->config = label(r, &r->decode, r->gpus / MAX(tp, 1), "");
   } else {
     row_deployment(r, prof, &d);
     predict(&d, METHOD_STEADY, &o);
-    out->config = label(r, &r->decode, r->dec_workers, "");
   }
+  out->config = deployment_label(&d);
   prediction_fill(r, &o, out);
 }
 
@@ -442,14 +430,8 @@ static void predict_sim(ValRow *r, const Profile *prof, Prediction *out, gboolea
   sim_config_of(r, &p);
   d.sim = &p;
   predict(&d, simgrid ? METHOD_SIMGRID : METHOD_DES, &o);
-  const char *how = method_names[o.method];
-  if (r->disaggregated) {
-    g_autofree char *a = label(r, &r->prefill, r->pre_workers, "P "), *b = label(r, &r->decode, r->dec_workers, "D ");
-    out->config = g_strdup_printf("%s / %s (%s)", a, b, how);
-  } else {
-    g_autofree char *a = label(r, &r->decode, r->dec_workers, "");
-    out->config = g_strdup_printf("%s (%s)", a, how);
-  }
+  g_autofree char *label = deployment_label(&d);
+  out->config = g_strdup_printf("%s (%s)", label, method_names[o.method]);
   prediction_fill(r, &o, out);
 }
 

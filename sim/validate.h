@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "engine.h"
 #include "outcome.h"
+#include "params.h"
 #include "recipes.h"
 #include "steady_state.h"
 
@@ -27,6 +28,7 @@ typedef struct {
   int pre_workers, dec_workers;
   gboolean disaggregated, search_tp, same_domain;
   int gpus;
+  Framework fw;            /* what launched the engines */
   Load load;
   int draft_tokens;        /* MTP draft tokens the row ran: 0 none, -1 the profile's mtp_draft_tokens */
   /* The scheduler settings the row's launch script gave its stack (InferenceX's scripts), put over
