@@ -51,6 +51,7 @@ typedef struct {
 struct Recipes {
   GPtrArray *recipes;    /* Recipe * */
   GHashTable *mlperf;    /* model id (owned) -> MlperfRules * (owned) */
+  GHashTable *clients;   /* source kind (owned) -> ClientRules * (owned) */
 };
 
 static void recipe_free(gpointer p)
@@ -69,6 +70,7 @@ void recipes_free(Recipes *r)
     return;
   g_ptr_array_unref(r->recipes);
   g_hash_table_unref(r->mlperf);
+  g_hash_table_unref(r->clients);
   g_free(r);
 }
 
@@ -246,6 +248,28 @@ static gboolean parse_mlperf(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **
   return TRUE;
 }
 
+static gboolean parse_client(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **error)
+{
+  const char *kind = yaml_doc_scalar(yaml_doc_lookup(d, n, "source_kind"));
+  yaml_node_t *range = yaml_doc_lookup(d, n, "length_range"), *prompts = yaml_doc_lookup(d, n, "prompts_per_user");
+  g_autofree ClientRules *c = g_new0(ClientRules, 1);
+  if (!kind || !range || !prompts || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
+    return bad(d, n, error, "expected {source_kind, source, length_range, prompts_per_user}");
+  if (!number(d, range, &c->length_range, error) || !(c->length_range > 0 && c->length_range <= 1))
+    return (error && *error) ? FALSE : bad(d, range, error, "expected a length range in (0, 1]");
+  if (!number(d, prompts, &c->prompts_per_user, error) || !(c->prompts_per_user >= 1 && c->prompts_per_user <= 1000))
+    return (error && *error) ? FALSE : bad(d, prompts, error, "expected prompts per user from 1 to 1000");
+  g_hash_table_insert(out->clients, g_strdup(kind), g_steal_pointer(&c));
+  return TRUE;
+}
+
+/* The list under KEY in the root (NULL when absent), or FALSE when it is not a list. */
+static gboolean optional_list(YamlDoc *d, yaml_node_t *root, const char *key, yaml_node_t **out)
+{
+  *out = yaml_doc_lookup(d, root, key);
+  return !*out || (*out)->type == YAML_SEQUENCE_NODE;
+}
+
 Recipes *recipes_load(const char *path, GError **error)
 {
   g_autoptr(YamlDoc) d = yaml_doc_load(path, error);
@@ -254,10 +278,11 @@ Recipes *recipes_load(const char *path, GError **error)
   g_autoptr(Recipes) out = g_new0(Recipes, 1);
   out->recipes = g_ptr_array_new_with_free_func(recipe_free);
   out->mlperf = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-  yaml_node_t *root = yaml_doc_root(d), *list = yaml_doc_lookup(d, root, "recipes");
-  yaml_node_t *ml = yaml_doc_lookup(d, root, "mlperf");
-  if (!list || list->type != YAML_SEQUENCE_NODE || (ml && ml->type != YAML_SEQUENCE_NODE)) {
-    bad(d, root, error, "expected 'recipes:' (and 'mlperf:') lists");
+  out->clients = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  yaml_node_t *root = yaml_doc_root(d), *list = yaml_doc_lookup(d, root, "recipes"), *ml, *cl;
+  if (!list || list->type != YAML_SEQUENCE_NODE || !optional_list(d, root, "mlperf", &ml) ||
+      !optional_list(d, root, "clients", &cl)) {
+    bad(d, root, error, "expected 'recipes:' (and 'mlperf:', 'clients:') lists");
     return NULL;
   }
   for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
@@ -270,6 +295,9 @@ Recipes *recipes_load(const char *path, GError **error)
   }
   for (yaml_node_item_t *it = ml ? ml->data.sequence.items.start : NULL; it && it < ml->data.sequence.items.top; it++)
     if (!parse_mlperf(d, yaml_doc_get(d, *it), out, error))
+      return NULL;
+  for (yaml_node_item_t *it = cl ? cl->data.sequence.items.start : NULL; it && it < cl->data.sequence.items.top; it++)
+    if (!parse_client(d, yaml_doc_get(d, *it), out, error))
       return NULL;
   return g_steal_pointer(&out);
 }
@@ -332,4 +360,9 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
 const MlperfRules *recipes_mlperf(const Recipes *r, const char *model)
 {
   return model ? g_hash_table_lookup(r->mlperf, model) : NULL;
+}
+
+const ClientRules *recipes_client(const Recipes *r, const char *source_kind)
+{
+  return source_kind ? g_hash_table_lookup(r->clients, source_kind) : NULL;
 }

@@ -4,7 +4,8 @@
  * (source, model, framework, mode, system, precision, lengths, concurrency, ...) and the launch
  * settings the benchmark's scripts gave such a row (the stack's scheduler figures, MTP drafts, the
  * batch cap, the step's token budget, the KV cache's precision), each naming its source; and the
- * MLPerf rules (the dataset's prompt length, the latency limits). validate.c asks for the settings
+ * MLPerf rules (the dataset's prompt length, the latency limits), and the benchmarks' load
+ * generators (how they draw lengths and how many requests they send). validate.c asks for the settings
  * of each row it builds; no benchmark rule lives in C. */
 #ifndef AIF_RECIPES_H
 #define AIF_RECIPES_H
@@ -41,6 +42,14 @@ typedef struct {
   double server_tpot, server_ttft, interactive_tpot, interactive_ttft; /* s, p99 limits */
 } MlperfRules;
 
+/* How a benchmark's load generator ran its concurrency rows: each prompt's and answer's length
+ * drawn uniformly from length_range x nominal up to the nominal, prompts_per_user x CONC requests
+ * sent with at most CONC in flight, all of the first CONC at once, figures over every request. */
+typedef struct {
+  double length_range;         /* 0 < range <= 1 */
+  double prompts_per_user;
+} ClientRules;
+
 /* Loads PATH; bad input is AIF_ERROR_INPUT at file:line:col. */
 Recipes *recipes_load(const char *path, GError **error);
 void recipes_free(Recipes *r);
@@ -50,5 +59,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Recipes, recipes_free)
 void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out);
 /* MLPerf's rules for MODEL, or NULL. */
 const MlperfRules *recipes_mlperf(const Recipes *r, const char *model);
+/* The load generator of SOURCE_KIND's benchmark, or NULL (then a steady window is measured). */
+const ClientRules *recipes_client(const Recipes *r, const char *source_kind);
 
 #endif

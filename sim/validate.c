@@ -18,12 +18,6 @@ const char *const metric_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttf
  * it rides, which some prompts' prefill stretches): this fraction of the limit is what the median
  * may reach. TTFT's p99 comes from the steady state's queue (steady_state.c), held to the limit. */
 #define SLO_TPOT_FRACTION 0.7
-/* InferenceX's client (vLLM's benchmark_serving, random dataset, range ratio 0.8) draws each
- * prompt's and each answer's length uniformly in 80-100% of the nominal length, sends CONC x 10
- * requests with at most CONC in flight, all of the first CONC at once, and reports figures over
- * every request. */
-#define INFERENCEX_LEN_FRACTION 0.9
-#define INFERENCEX_PROMPTS_PER_USER 10
 
 static const char *const required[] = {
   "id", "source_kind", "system", "gpus", "model", "precision", "isl", "osl", "concurrency", "scenario", "mode",
@@ -133,9 +127,10 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipe
     isl = ml->dataset_isl;
   if (!(isl > 0) || !(osl > 0) || !(gpus >= 1))
     return unsupported(r, "input length, output length or GPU count missing");
-  if (strcmp(r->source_kind, "inferencex") == 0) {
-    isl *= INFERENCEX_LEN_FRACTION;
-    osl *= INFERENCEX_LEN_FRACTION;
+  r->client = recipes_client(rec, r->source_kind);
+  if (r->client) { /* the mean of lengths drawn from range x nominal to nominal */
+    isl *= (1 + r->client->length_range) / 2;
+    osl *= (1 + r->client->length_range) / 2;
   }
   r->gpus = (int)gpus;
   r->load = (Load){ .isl = isl, .osl = osl, .max_batch = 1e9, .chunk = 8192 };
@@ -390,19 +385,20 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   prediction_fill(r, &o, out);
 }
 
-/* The measured run as a closed-loop workload, on the scenario's defaults for the rest.
- * InferenceX rows replay its client (see INFERENCEX_LEN_FRACTION); others get a steady window
- * over enough requests to see each user several times. */
+/* The measured run as a closed-loop workload, on the scenario's defaults for the rest. Rows of a
+ * benchmark whose load generator the recipes describe replay it; others get a steady window over
+ * enough requests to see each user several times. */
 static void sim_config_of(const ValRow *r, SimConfig *p)
 {
   sim_config_defaults(p);
   p->arrival = ARRIVAL_CLOSED;
   p->users = (int)r->load.users;
-  if (strcmp(r->source_kind, "inferencex") == 0) {
-    double in = r->load.isl / INFERENCEX_LEN_FRACTION, out = r->load.osl / INFERENCEX_LEN_FRACTION;
-    p->input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.isl, .min = 0.8 * in, .max = in };
-    p->output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.osl, .min = 0.8 * out, .max = out };
-    p->requests = INFERENCEX_PROMPTS_PER_USER * p->users;
+  if (r->client) {
+    double mean = (1 + r->client->length_range) / 2, in = r->load.isl / mean, out = r->load.osl / mean;
+    double lo = r->client->length_range;
+    p->input = (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.isl, .min = lo * in, .max = in };
+    p->output = (LengthSpec){ .dist = DIST_UNIFORM, .mean = r->load.osl, .min = lo * out, .max = out };
+    p->requests = (int)(r->client->prompts_per_user * p->users);
     p->start = START_TOGETHER;
     p->window = WINDOW_ALL;
   } else {

@@ -29,6 +29,7 @@ typedef struct {
   gboolean disaggregated, search_tp, same_domain;
   int gpus;
   Framework fw;            /* what launched the engines */
+  const ClientRules *client; /* the benchmark's load generator (recipes.h), or NULL */
   Load load;
   int draft_tokens;        /* MTP draft tokens the row ran: 0 none, -1 the profile's mtp_draft_tokens */
   /* The scheduler settings the row's launch script gave its stack (InferenceX's scripts), put over

@@ -68,7 +68,12 @@ START_TEST(rows_to_predictions)
   ck_assert_str_eq(status_of(rows, p, "inf1"), "infeasible");
   ck_assert(g_str_has_prefix(p[8].reason, "needs "));
   /* MLPerf leaves TP open: the best one that fits is chosen and reported */
-  ck_assert_msg(strstr(p[3].config, "GPU"), "%s", p[3].config);
+  ck_assert_msg(g_str_has_prefix(p[3].config, "agg ") && strstr(p[3].config, " tp"), "%s", p[3].config);
+  /* the label a scenario point of the same deployment carries (label.h): pools, precision,
+   * framework, drafts (the recipes give SGLang's EAGLE 2), closed-loop users */
+  ck_assert_str_eq(p[0].config, "agg 1x tp8 ep8 fp8 trtllm c16");
+  ck_assert_str_eq(p[1].config, "agg 2x tp4 ep4 dp fp4 sglang mtp2 c64");
+  ck_assert_str_eq(p[2].config, "P 1x tp8 ep4 dp D 1x tp16 ep16 dp fp4 dynamo-trt c256");
   /* predictions are positive and the server row meets its TPOT target (0.7 x 200 ms) */
   for (int i = 0; i < 5; i++)
     ck_assert(p[i].predicted[MET_OUT_TOK_S_PER_GPU] > 0);
@@ -389,6 +394,10 @@ START_TEST(bad_recipes)
     { "recipes:\n  - {id: a, when: {model: x}, set: {chunk: 1}}\n", ":2:5: a recipe names its source" },
     { "recipes:\n  - {id: a, source: s, when: {concurrency: {over: 3}}, set: {chunk: 1}}\n",
       ":2:45: a range takes min, max, above and below" },
+    { "recipes: []\nclients:\n  - {source_kind: b, source: s, length_range: 0, prompts_per_user: 3}\n",
+      ":3:47: expected a length range in (0, 1]" },
+    { "recipes: []\nclients:\n  - {source_kind: b, length_range: 1, prompts_per_user: 3}\n",
+      ":3:5: expected {source_kind, source, length_range, prompts_per_user}" },
     { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset_isl: 900, server: {tpot: fast, ttft: 2 s}, "
       "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:53: expected {tpot: TIME, ttft: TIME}" },
   };
@@ -419,6 +428,42 @@ START_TEST(mlperf_rules)
 }
 END_TEST
 
+/* A benchmark's load generator is data: lengths drawn from 0.5 x nominal to nominal average 0.75 x
+ * (1000 -> 750 tokens in, 200 -> 150 out); the shipped InferenceX client draws from 0.8 x (0.9 x). */
+START_TEST(client_rules)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *rpath = g_build_filename(dir, "r.yaml", NULL);
+  ck_assert(g_file_set_contents(rpath, "recipes: []\nclients:\n  - {source_kind: bench, source: s, "
+                                       "length_range: 0.5, prompts_per_user: 4}\n", -1, NULL));
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Recipes) rec = recipes_load(rpath, &err);
+  ck_assert_msg(rec, "%s", err ? err->message : "");
+  g_autoptr(Recipes) shipped = shipped_recipes();
+  g_autofree char *text = g_strconcat(csv_text, "x,b1,bench,h200-sxm-hgx8,8,deepseek-r1,fp8,1000,200,16,concurrency,agg,"
+                                                "8,8,0,,,,,,,,,,,none,trt,100,50,20,150\n", NULL);
+  g_autofree char *path = write_tmp(text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, &err);
+  g_autoptr(GPtrArray) ship = validate_read(path, c, shipped, &err);
+  ck_assert(rows && ship);
+  const ValRow *r0 = rows->pdata[0], *s0 = ship->pdata[0], *b1 = rows->pdata[rows->len - 1];
+  ck_assert_ptr_nonnull(b1->client);
+  ck_assert_close(b1->load.isl, 750, 1e-9);
+  ck_assert_close(b1->load.osl, 150, 1e-9);
+  ck_assert_ptr_null(((const ValRow *)ship->pdata[ship->len - 1])->client);
+  ck_assert_ptr_null(r0->client); /* agg1 is an InferenceX row: no client for it in this file */
+  ck_assert_close(r0->load.isl, 1024, 1e-12);
+  ck_assert_ptr_nonnull(s0->client);
+  ck_assert_close(s0->load.isl, 0.9 * 1024, 1e-9);
+  ck_assert_close(s0->client->prompts_per_user, 10, 1e-12);
+  const ClientRules *b = recipes_client(rec, "bench");
+  ck_assert_ptr_nonnull(b);
+  ck_assert_close(b->length_range, 0.5, 1e-12);
+  ck_assert_close(b->prompts_per_user, 4, 1e-12);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("validate");
@@ -430,6 +475,7 @@ int main(void)
   tcase_add_test(tc, inferencex_launch_settings);
   tcase_add_test(tc, bad_recipes);
   tcase_add_test(tc, mlperf_rules);
+  tcase_add_test(tc, client_rules);
   tcase_add_test(tc, fit_recovers_known_profile);
   tcase_add_test(tc, fit_carries_unmeasured_stack);
   tcase_add_test(tc, fit_ttft_only_below_half_load);
