@@ -2,6 +2,7 @@
  * Little's law, agreement with the steady-state model, open loops and traces, reproducibility. */
 #include "test_util.h"
 #include "keytable.h"
+#include "metrics.h"
 #include "event_queue.h"
 #include "serving_sim.h"
 #include "simgrid_backend.h"
@@ -153,6 +154,84 @@ START_TEST(poisson_open_loop)
   p.seed = 99;
   g_autofree char *w3 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &b);
   ck_assert(a.e2e[0] != b.e2e[0]);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The collector by hand: requests arrive at 0, 1, 2, 3 s, each gives its first token 0.5 s later and
+ * completes 2 s after it arrived with 11 tokens. Completions at 2 and 3 s come before that second's
+ * arrival. In flight: [0,1) 1, [1,4) 2, [4,5) 1: area 8 over a 5 s window, 1.6 on average; 44
+ * tokens / 5 s = 8.8 tok/s; 4 / 5 s = 0.8 req/s; TPOT (2 - 0.5) / 10 = 0.15 s. The backlog went
+ * from 0 (the window's opening) to 2 after the last arrival: growth 2, within 4 sqrt(4) = 8. */
+START_TEST(metrics_by_hand)
+{
+  MetricsConfig c = { .start = 0, .target = 4, .max_ttft = 0.4 };
+  g_autoptr(Metrics) m = metrics_new(&c);
+  metrics_arrived(m, 0);
+  metrics_arrived(m, 1);
+  metrics_completed(m, 2, 0, 0.5, 11);
+  metrics_arrived(m, 2);
+  metrics_completed(m, 3, 1, 1.5, 11);
+  metrics_arrived(m, 3);
+  metrics_completed(m, 4, 2, 2.5, 11);
+  metrics_completed(m, 5, 3, 3.5, 11);
+  MetricsSummary s;
+  metrics_summary(m, 5, &s);
+  ck_assert_uint_eq(s.measured, 4);
+  ck_assert_close(s.window, 5, 1e-12);
+  ck_assert_close(s.out_tok_s, 8.8, 1e-12);
+  ck_assert_close(s.req_s, 0.8, 1e-12);
+  ck_assert_close(s.ttft[0], 0.5, 1e-12);
+  ck_assert_close(s.tpot[2], 0.15, 1e-12);
+  ck_assert_close(s.e2e[1], 2, 1e-12);
+  ck_assert_close(s.goodput, 0, 1e-12); /* every TTFT (0.5 s) above the 0.4 s limit */
+  ck_assert_uint_eq(s.arrivals, 4);
+  ck_assert_int_eq(s.backlog_growth, 2);
+  ck_assert(!metrics_backlog_grew(&s));
+  /* 1,000 arrivals, one a second, every second one served half a second later: after the last
+   * arrival (999 s) 499 have completed, 501 are in flight, far beyond a tenth of the arrivals (100)
+   * and 4 sqrt(1000) = 126 */
+  g_autoptr(Metrics) o = metrics_new(&c);
+  for (int k = 0; k < 1000; k++) {
+    metrics_arrived(o, k);
+    if (k % 2)
+      metrics_completed(o, k + 0.5, k / 2, k / 2 + 0.1, 2);
+  }
+  metrics_summary(o, 1000, &s);
+  ck_assert_int_eq(s.backlog_growth, 501);
+  ck_assert(metrics_backlog_grew(&s));
+}
+END_TEST
+
+/* Poisson arrivals at twice what one engine serves (its rate when swamped) are unstable whatever
+ * the run's length, though its medians depend on how many requests were simulated; at half, stable. */
+START_TEST(overload_is_unstable)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  SimConfig p = params(c, ARRIVAL_POISSON);
+  SimResult r;
+  p.rate = 1000;
+  p.requests = 2000;
+  g_autofree char *w0 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &r);
+  ck_assert(!w0);
+  double capacity = r.req_s;
+  double ttft[2];
+  p.rate = 2 * capacity;
+  for (int k = 0; k < 2; k++) {
+    p.requests = k ? 8000 : 1000;
+    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &r);
+    ck_assert_msg(!why, "%s", why);
+    ck_assert_msg(r.unstable, "%d requests: backlog grew by %d over %u arrivals", p.requests, r.backlog_growth,
+                  r.arrivals);
+    ttft[k] = r.ttft[0];
+  }
+  ck_assert(ttft[1] > 2 * ttft[0]); /* the median TTFT is only the run's length */
+  p.rate = capacity / 2;
+  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &r);
+  ck_assert_msg(!w1 && !r.unstable, "backlog grew by %d over %u arrivals", r.backlog_growth, r.arrivals);
   profile_clear(&prof);
 }
 END_TEST
@@ -577,6 +656,8 @@ int main(void)
   tcase_add_test(tc, samplers);
   tcase_add_test(tc, closed_loop_agrees_with_steady_state);
   tcase_add_test(tc, poisson_open_loop);
+  tcase_add_test(tc, metrics_by_hand);
+  tcase_add_test(tc, overload_is_unstable);
   tcase_add_test(tc, trace_replay);
   tcase_add_test(tc, overlap_scheduler_lag);
   tcase_add_test(tc, receive_interval_waits_half);

@@ -3,9 +3,9 @@
 #include "comm.h"
 #include "event_queue.h"
 #include "memory.h"
+#include "metrics.h"
 #include "network.h"
 #include "scheduler.h"
-#include "stats.h"
 #include "step_time.h"
 #include "workload.h"
 
@@ -100,10 +100,7 @@ struct Sim {
   guint created, completed, target;
   gboolean stop;
   gboolean past_horizon; /* the clock passed SIM_HORIZON: the run was stopped there */
-  /* the measurement window and time-weighted in-flight count */
-  double t_start, area, last_t;
-  int in_flight;
-  GArray *done_ids;       /* int: requests completed, in completion order */
+  Metrics *m;             /* the measurement window and what it measures */
   guint64 steps;
 };
 
@@ -174,14 +171,6 @@ static void eng_free(gpointer p)
 }
 
 static int running(const Eng *g) { return g->n_dec + (int)g->prefilling->len; }
-
-static void account(Sim *s)
-{
-  double from = MAX(s->last_t, s->t_start);
-  if (s->t_start >= 0 && s->now > from)
-    s->area += s->in_flight * (s->now - from);
-  s->last_t = s->now;
-}
 
 /* KV tokens a request must hold on an engine of this role. */
 static double need(const Eng *g, const Req *r) { return g->role == ROLE_PREFILL ? r->isl : r->isl + r->osl; }
@@ -297,7 +286,7 @@ static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *
 static void account_step(Sim *s, Eng *g, const StepTime *t, int steps, int n_dec, double sm_share)
 {
   s->steps += (guint64)steps;
-  if (s->t_start < 0 || s->now < s->t_start)
+  if (!metrics_window_open(s->m, s->now))
     return;
   g->busy_activity += steps * t->total * t->activity * sm_share;
   if (n_dec) {
@@ -429,8 +418,7 @@ static void new_request(Sim *s, int user, int isl, int osl)
   int i = (int)s->reqs->len;
   g_array_append_val(s->reqs, r);
   s->created++;
-  account(s);
-  s->in_flight++;
+  metrics_arrived(s->m, s->now);
   /* the stack's front end (HTTP, tokenizer) delays the request before an engine sees it */
   push_external(s, s->now + s->front_end, EV_ENTER, i);
 }
@@ -461,12 +449,8 @@ static void complete(Sim *s, int i)
 {
   Req *r = req(s, i);
   r->done = s->now;
-  account(s);
-  s->in_flight--;
   s->completed++;
-  g_array_append_val(s->done_ids, i);
-  if (s->t_start < 0 && s->completed >= (s->target + 9) / 10)
-    s->t_start = s->now; /* no warm-up given: the window opens once a tenth of the requests are done */
+  metrics_completed(s->m, s->now, r->arrival, r->first, r->osl);
   if (s->completed >= s->target)
     s->stop = TRUE;
   else if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED &&
@@ -690,39 +674,20 @@ static void arrival(Sim *s, int who)
     push_external(s, s->now + workload_gap(&s->w), EV_ARRIVAL, -1);
 }
 
+/* The window's figures (metrics.h) and the engines' (activity, batch). */
 static void measure(Sim *s, SimResult *out)
 {
-  const SimConfig *p = s->p;
-  double t0 = s->t_start >= 0 ? s->t_start : 0, t1 = s->now;
-  out->window = t1 - t0;
-  g_autoptr(GArray) ttft = g_array_new(FALSE, FALSE, sizeof(double)), tpot = g_array_new(FALSE, FALSE, sizeof(double));
-  g_autoptr(GArray) e2e = g_array_new(FALSE, FALSE, sizeof(double));
-  double tokens = 0, e2e_sum = 0, good = 0;
-  for (guint k = 0; k < s->done_ids->len; k++) {
-    const Req *r = req(s, g_array_index(s->done_ids, int, k));
-    if (r->done <= t0 || r->arrival < p->warmup)
-      continue;
-    double a = r->first - r->arrival, b = r->done - r->arrival;
-    g_array_append_val(ttft, a);
-    g_array_append_val(e2e, b);
-    e2e_sum += b;
-    tokens += r->osl;
-    double c = r->osl > 1 ? (r->done - r->first) / (r->osl - 1) : NAN;
-    if (isfinite(c))
-      g_array_append_val(tpot, c);
-    gboolean ok = (p->max_ttft <= 0 || a <= p->max_ttft) && (p->min_tok_s_per_user <= 0 || (isfinite(c) && c > 0 && 1 / c >= p->min_tok_s_per_user));
-    good += ok;
-  }
-  out->measured = e2e->len;
-  out->out_tok_s = out->window > 0 ? tokens / out->window : NAN;
-  out->req_s = out->window > 0 ? e2e->len / out->window : NAN;
-  out->goodput = out->window > 0 ? good / out->window : NAN;
-  out->mean_e2e = e2e->len ? e2e_sum / e2e->len : NAN;
-  out->mean_in_flight = out->window > 0 ? s->area / out->window : NAN;
-  static const double q[3] = { 0.5, 0.9, 0.99 };
-  stats_quantiles(ttft, q, 3, out->ttft);
-  stats_quantiles(tpot, q, 3, out->tpot);
-  stats_quantiles(e2e, q, 3, out->e2e);
+  MetricsSummary ms;
+  metrics_summary(s->m, s->now, &ms);
+  out->window = ms.window;
+  out->measured = ms.measured;
+  out->out_tok_s = ms.out_tok_s, out->req_s = ms.req_s, out->goodput = ms.goodput;
+  out->mean_e2e = ms.mean_e2e, out->mean_in_flight = ms.mean_in_flight;
+  memcpy(out->ttft, ms.ttft, sizeof ms.ttft);
+  memcpy(out->tpot, ms.tpot, sizeof ms.tpot);
+  memcpy(out->e2e, ms.e2e, sizeof ms.e2e);
+  out->arrivals = ms.arrivals, out->backlog_growth = ms.backlog_growth;
+  out->unstable = s->p->arrival != ARRIVAL_CLOSED && metrics_backlog_grew(&ms);
   double act = 0, batch = 0, steps = 0, gpus = 0;
   for (guint k = 0; k < s->engs->len; k++) {
     const Eng *g = s->engs->pdata[k];
@@ -768,9 +733,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
     return NULL;
   }
   Sim *sp = g_new0(Sim, 1);
-  /* WINDOW_ALL counts every request from t = 0, as a benchmark client does */
-  double t_start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1;
-  *sp = (Sim){ .p = p, .fabric = -1, .net_at = INFINITY, .t_start = t_start, .target = (guint)p->requests,
+  *sp = (Sim){ .p = p, .fabric = -1, .net_at = INFINITY, .target = (guint)p->requests,
                .front_end = e->prof->stack[e->stack].request_overhead };
   g_autoptr(GError) err = NULL;
   if (!workload_init(&sp->w, p, &err)) {
@@ -780,7 +743,6 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   event_queue_init(&sp->q);
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
-  sp->done_ids = g_array_new(FALSE, FALSE, sizeof(int));
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
     g_ptr_array_add(sp->engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p));
@@ -830,6 +792,10 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   if (p->planner && d)
     push_external(sp, p->plan_interval, EV_PLAN, 0);
+  /* WINDOW_ALL counts every request from t = 0, as a benchmark client does */
+  MetricsConfig mc = { .start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1, .target = sp->target,
+                       .warmup = p->warmup, .max_ttft = p->max_ttft, .min_tok_s_per_user = p->min_tok_s_per_user };
+  sp->m = metrics_new(&mc);
   return sp;
 }
 
@@ -945,7 +911,6 @@ char *sim_finish(Sim *s, SimResult *out)
     return g_strdup_printf("the simulated clock passed %.0e s (%.0f years): steps or transfers that long are not "
                            "a serving deployment (check the profile's and the catalog's figures)", SIM_HORIZON,
                            SIM_HORIZON / 31557600.0);
-  account(s);
   measure(s, out);
   out->outcome = out->measured ? OUTCOME_OK : OUTCOME_UNSUPPORTED;
   return out->measured ? NULL : g_strdup("no request completed inside the measurement window (more requests?)");
@@ -959,7 +924,7 @@ void sim_free(Sim *s)
   network_clear(&s->net);
   workload_clear(&s->w);
   g_array_unref(s->reqs);
-  g_array_unref(s->done_ids);
+  metrics_free(s->m);
   g_ptr_array_unref(s->engs);
   g_free(s);
 }

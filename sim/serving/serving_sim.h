@@ -26,6 +26,9 @@ typedef struct {
   double req_s;           /* requests/s completed in the window */
   double ttft[3], tpot[3], e2e[3]; /* p50, p90, p99 (s) */
   double mean_in_flight;  /* time-average requests in the system during the window */
+  guint arrivals;         /* requests that arrived inside the window */
+  int backlog_growth;     /* in flight after the window's last arrival minus at its opening */
+  gboolean unstable;      /* open loop: the backlog grew beyond a stable queue's fluctuations */
   double mean_e2e;        /* s */
   double mean_batch;      /* mean decode sequences per step of decoding engines */
   double gpu_activity;    /* mean over the deployment's GPUs (0 idle .. 1 TDP) */
