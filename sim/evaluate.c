@@ -7,6 +7,7 @@
 #include "precision.h"
 #include "label.h"
 #include "predict.h"
+#include "slo.h"
 
 static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
 {
@@ -136,6 +137,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   point_deployment(pt, prof, &sim, &d);
   row->config = deployment_label(&d);
   predict(&d, point_method(&pt->p), &o);
+  predict_judge_load(&d, &o);
   row->engine = g_strdup(method_names[o.method]);
   row->weights_gb_per_gpu = o.weights / 1e9;
   row->kv_gb_per_gpu = o.kv_free / 1e9;
@@ -143,7 +145,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   g_free(row->reason);
   row->status = o.kind;
   row->reason = g_steal_pointer(&o.reason);
-  if (o.kind != OUTCOME_OK)
+  if (!outcome_has_figures(o.kind))
     return;
   row->deployment_gpus = o.gpus;
   row->batch = o.batch;
@@ -156,6 +158,8 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->goodput_req_s = o.goodput;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   evaluate_factory(pt, &o, row);
+  if (row->status == OUTCOME_OK && slo_check(&pt->p.plan, row, &row->reason) != SLO_MET)
+    row->status = OUTCOME_SLO_VIOLATED;
 }
 
 void evaluate_rows_free(GPtrArray *rows)

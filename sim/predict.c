@@ -76,6 +76,8 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   out->e2e_p50 = sr.e2e[0], out->e2e_p99 = sr.e2e[2];
   out->goodput = sr.goodput, out->moves = sr.moves;
   out->gpu_activity = sr.gpu_activity;
+  out->backlog_growth = sr.backlog_growth;
+  out->backlog_judged = sr.backlog_judged, out->backlog_grew = sr.unstable;
 }
 
 void predict(const Deployment *d, PredictMethod method, Outcome *out)
@@ -85,7 +87,8 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
                         &out->tpot, &out->ttft_p90, &out->ttft_p99, &out->tpot_p90, &out->tpot_p99, &out->e2e_p50,
                         &out->e2e_p99, &out->steady_ttft_p99, &out->goodput, &out->moves, &out->step,
                         &out->weights, &out->kv_free, &out->max_seqs, &out->pool_load, &out->gpu_activity,
-                        &out->gpu_power_w, &out->it_w_per_gpu };
+                        &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
+                        &out->offered_req_s };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;
   if (method == METHOD_STEADY)
@@ -102,3 +105,57 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
 }
 
 void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }
+
+/* D saturated by the steady state: the sequences it runs at once and the requests/s it serves. */
+static void ceilings(const Deployment *d, Outcome *out)
+{
+  Load ld = d->load;
+  ld.users = 0, ld.tpot_limit = 0, ld.ttft_p99_limit = 0;
+  SteadyState ss;
+  g_autofree char *why = d->disaggregated ? steady_disaggregated(&d->prefill, d->pre_workers, &d->decode,
+                                                                 d->dec_workers, d->same_domain, &ld, &ss)
+                                          : steady_aggregated(&d->decode, d->dec_workers, &ld, &ss);
+  if (why)
+    return;
+  out->slots = MIN(MIN(ss.max_seqs, ld.max_batch), engine_batch_cap(&d->decode)) * d->dec_workers;
+  out->capacity_req_s = ss.out_tok_s / ld.osl;
+}
+
+static void judge_closed(const Deployment *d, Outcome *out)
+{
+  /* users thinking between requests hold no slot: those in flight are users x R / (R + think) */
+  double r = out->ttft + (d->load.osl - 1) * out->tpot, think = d->load.think_time;
+  double in_flight = think > 0 && isfinite(r) ? d->load.users * r / (r + think) : d->load.users;
+  if (!(in_flight > out->slots + 0.5))
+    return;
+  out->kind = OUTCOME_QUEUE_BOUND;
+  out->reason = g_strdup_printf("%.0f users in flight, %.0f sequences run at once (%d engines x %.0f): %.0f wait "
+                                "for a slot", in_flight, out->slots, d->dec_workers, out->slots / d->dec_workers,
+                                in_flight - out->slots);
+}
+
+void predict_judge_load(const Deployment *d, Outcome *out)
+{
+  if (out->kind != OUTCOME_OK)
+    return;
+  ceilings(d, out);
+  gboolean closed = d->sim ? d->sim->arrival == ARRIVAL_CLOSED && !d->sim->trace : d->load.users > 0;
+  if (closed) {
+    judge_closed(d, out);
+    return;
+  }
+  if (!d->sim)
+    return;
+  gboolean rated = d->sim->arrival == ARRIVAL_POISSON || d->sim->arrival == ARRIVAL_GAMMA;
+  out->offered_req_s = rated && !d->sim->trace ? d->sim->rate : NAN;
+  double served = out->out_tok_s_per_gpu * out->gpus / d->load.osl;
+  if (out->backlog_grew) {
+    out->kind = OUTCOME_UNSTABLE;
+    out->reason = g_strdup_printf("the queue grew by %d requests over the simulated window: more offered than the "
+                                  "deployment serves (%.3g req/s served)", out->backlog_growth, served);
+  } else if (!out->backlog_judged && out->offered_req_s > out->capacity_req_s) {
+    out->kind = OUTCOME_UNSTABLE;
+    out->reason = g_strdup_printf("%.3g req/s offered, the deployment serves at most %.3g saturated (steady state)",
+                                  out->offered_req_s, out->capacity_req_s);
+  }
+}

@@ -50,12 +50,23 @@ typedef struct {
   double gpu_activity;         /* mean GPU power activity (0 idle .. 1 TDP) */
   double gpu_power_w;          /* W per GPU at that activity and the engines' clock */
   double it_w_per_gpu;         /* W per GPU at the wall (its share of the node, NICs, switches) */
+  /* the load against the deployment's ceilings (predict_judge_load) */
+  double slots;                /* sequences the deployment runs at once (decode engines x batch) */
+  double capacity_req_s;       /* requests/s it serves saturated (steady state) */
+  double offered_req_s;        /* open loop: requests/s offered (NAN: a trace, or a closed loop) */
+  int backlog_growth;          /* event simulation, open loop: in flight grew by this over the window */
+  gboolean backlog_judged, backlog_grew; /* enough arrivals to judge the trend; it grew */
 } Outcome;
 
 /* Predicts D by METHOD into OUT (free with outcome_clear). Never fails: a deployment that cannot
  * run is an Outcome of kind infeasible or unsupported with the reason. */
 void predict(const Deployment *d, PredictMethod method, Outcome *out);
 void outcome_clear(Outcome *o);
+/* Judges an ok OUT of D against the deployment's ceilings: queue-bound when a closed loop keeps more
+ * users in flight than it runs sequences at once (the rest wait for a slot, whatever the method);
+ * unstable when an open loop's backlog grew over the simulated window, or, too few arrivals inside
+ * the window to tell, when more requests/s are offered than the steady state serves saturated. */
+void predict_judge_load(const Deployment *d, Outcome *out);
 
 /* The framework NAME names (a scenario's serving.framework, or a measured row's, where InferenceX
  * writes "trt" for TensorRT-LLM); FALSE when none. */

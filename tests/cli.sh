@@ -78,12 +78,13 @@ grep -q '^seed: 9$' "$out/d/scenario.resolved.yaml" && ok || fail "--seed record
 expect_rc 2 "negative seed" "$AIFSIM" run --seed -3 -o "$out/e"
 
 # the model fills the required columns of every ok point (columns by name: reasons may hold commas)
-python3 - "$out/a/results.csv" <<'PY' && ok || fail "default run: ok points have tok/s/user, tok/s/GPU, tok/s/MW, TTFT and TPOT"
+python3 - "$out/a/results.csv" <<'PY' && ok || fail "default run: points that ran have tok/s/user, tok/s/GPU, tok/s/MW, TTFT and TPOT"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-good = [r for r in rows if r["status"] == "ok"]
-assert len(good) > 1000 and all(r["status"] in ("ok", "infeasible") for r in rows)
-for r in good:
+ran = [r for r in rows if r["status"] in ("ok", "slo-violated", "queue-bound")]
+assert sum(r["status"] == "ok" for r in rows) > 500
+assert all(r["status"] in ("ok", "infeasible", "slo-violated", "queue-bound") for r in rows)
+for r in ran:
     for c in ("tok_s_per_user", "out_tok_s_per_gpu", "tok_s_per_mw", "ttft_p50_ms", "tpot_p50_ms", "joules_per_token"):
         assert float(r[c]) > 0, (r["point"], c)
 PY

@@ -70,6 +70,48 @@ START_TEST(ranges_expand)
 }
 END_TEST
 
+/* A key that does not apply to a point is not multiplied into the sweep. Aggregated x 3 prefill
+ * pools: the pools apply only to the disaggregated points, 1 + 3 = 4 points (not 2 x 3 = 6).
+ * Closed x 2 user counts and poisson x 3 rates: 2 + 3 = 5 (not 2 x 2 x 3 = 12); the precision
+ * applies everywhere: 5 x 2 = 10. Selectors are swept outermost, the rest as in the product. */
+START_TEST(inapplicable_keys_not_multiplied)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\n"
+                                       "serving: {mode: [aggregated, disaggregated], disaggregated: {prefill: {workers: [1, 2, 4]}}}\n",
+                                       NULL);
+  ck_assert_uint_eq(s->n_points, 4);
+  static const int mode[] = { MODE_AGGREGATED, MODE_DISAGGREGATED, MODE_DISAGGREGATED, MODE_DISAGGREGATED };
+  static const int workers[] = { 1, 1, 2, 4 };
+  for (gsize i = 0; i < 4; i++) {
+    Point p;
+    scenario_point(s, c, i, &p);
+    ck_assert_int_eq(p.p.serving.mode, mode[i]);
+    ck_assert_int_eq(p.p.serving.prefill.workers, workers[i]);
+    point_clear(&p);
+  }
+  g_autoptr(Scenario) o = load_text(c, "name: t\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\n"
+                                       "workload: {arrival: {kind: [closed, poisson], users: [8, 16], rate: [1 req/s, 2 req/s, 3 req/s]}}\n"
+                                       "serving: {precision: [fp8, bf16]}\n", NULL);
+  ck_assert_uint_eq(o->n_points, 10);
+  Point p;
+  scenario_point(o, c, 3, &p); /* closed: users 8 16 x fp8 bf16; the fourth is 16 users, bf16 */
+  ck_assert_int_eq(p.p.workload.arrival, ARRIVAL_CLOSED);
+  ck_assert_int_eq(p.p.workload.users, 16);
+  ck_assert_int_eq(p.p.serving.precision, PREC_BF16);
+  point_clear(&p);
+  scenario_point(o, c, 9, &p); /* poisson: rates 1 2 3 x fp8 bf16; the last is 3 req/s, bf16 */
+  ck_assert_int_eq(p.p.workload.arrival, ARRIVAL_POISSON);
+  ck_assert_close(p.p.workload.rate, 3, 1e-12);
+  ck_assert_int_eq(p.p.serving.precision, PREC_BF16);
+  point_clear(&p);
+  /* a fixed mode: the other mode's keys collapse to their first value */
+  g_autoptr(Scenario) f = load_text(c, "name: t\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\n"
+                                       "serving: {disaggregated: {decode: {workers: [1, 2]}}, precision: [fp8, bf16]}\n", NULL);
+  ck_assert_uint_eq(f->n_points, 2);
+}
+END_TEST
+
 START_TEST(defaults_and_units)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -185,6 +227,7 @@ int main(void)
   tcase_add_test(tc, default_scenario_expands);
   tcase_add_test(tc, ranges_expand);
   tcase_add_test(tc, defaults_and_units);
+  tcase_add_test(tc, inapplicable_keys_not_multiplied);
   tcase_add_test(tc, catalog_overrides_and_sweeps);
   tcase_add_test(tc, resolved_file_reproduces_points);
   tcase_add_test(tc, command_line_override);

@@ -25,6 +25,7 @@ typedef enum { WINDOW_STEADY, WINDOW_ALL } WindowKind;
 typedef enum { PARALLELISM_MANUAL, PARALLELISM_AUTO } ParallelismKind;
 
 extern const char *const framework_names[];
+extern const char *const percentile_names[]; /* "p50", "p90", "p99" */
 
 /* Token-length distribution of requests; tokens are counts but kept as doubles for the maths. */
 typedef struct {
@@ -96,10 +97,15 @@ typedef struct {
   double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;
 } FactoryParams;
 
-/* What `aifsim plan` and the goodput hold a point to: one SLO per scenario (not swept). */
+typedef enum { PCT_P50, PCT_P90, PCT_P99 } Percentile;
+
+/* The scenario's SLO, one per scenario (not swept): what every point is held to (its status), the
+ * frontier, the chart's annotation, `aifsim plan` and the goodput. */
 typedef struct {
   double min_tok_s_per_user;
   double max_ttft;      /* s, 0 = no limit */
+  double max_tpot;      /* s, 0 = no limit */
+  Percentile percentile; /* the latency percentile the TTFT and TPOT limits hold at */
 } PlanParams;
 
 /* The values of one point: every scenario key, resolved. Name, description, seed and plan are

@@ -1,5 +1,6 @@
 /* scenario.c — scenario keys, loading, validation and sweep expansion (see scenario.h). */
 #include "scenario.h"
+#include "point_space.h"
 #include "aif_error.h"
 #include "input_file.h"
 #include "precision.h"
@@ -24,6 +25,7 @@ static const char *const parallelism_names[] = { "manual", "auto", NULL };
 static const char *const engine_names[] = { "auto", "steady", "des", "simgrid", NULL };
 static const char *const start_names[] = { "spread", "together", NULL };
 static const char *const window_names[] = { "steady", "all", NULL };
+const char *const percentile_names[] = { "p50", "p90", "p99", NULL };
 
 #define O(f) offsetof(ScenarioParams, f)
 #define GROUP(path, help) { path, KT_GROUP, 0, NULL, help, 0, NULL, 0, NULL, NULL, 0, 0 }
@@ -34,6 +36,7 @@ static const char *const window_names[] = { "steady", "all", NULL };
 #define INT_LIM(path, f, def, help, fl, lim) { path, KT_INT, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, (lim) + 1 }
 #define NUM_LIM(path, f, dim, def, help, fl, lim) { path, KT_NUMBER, dim, def, help, O(f), NULL, fl, NULL, NULL, 0, (lim) + 1 }
 #define ENUM(path, f, names, def, help) { path, KT_ENUM, 0, def, help, O(f), names, 0, NULL, NULL, 0, 0 }
+#define ENUMF(path, f, names, def, help, fl) { path, KT_ENUM, 0, def, help, O(f), names, fl, NULL, NULL, 0, 0 }
 #define BOOL(path, f, def, help) { path, KT_BOOL, 0, def, help, O(f), NULL, 0, NULL, NULL, 0, 0 }
 #define STR(path, f, def, help, fl) { path, KT_STRING, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, 0 }
 #define LENGTH(path, f, what)                                                                          \
@@ -132,7 +135,9 @@ static const KtKey keys[] = {
   NUM("factory.fabric.switch_port_power", factory.switch_port_power, DIM_POWER, "14 W", "per switch port without optics (51.2T box 900 W / 64 ports, SemiAnalysis)", KT_NONNEG),
   GROUP("plan", "what `aifsim plan` optimises for"),
   NUM("plan.min_tok_s_per_user", plan.min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user (one for the scenario)", KT_NONNEG | KT_NOSWEEP),
-  NUM("plan.max_ttft", plan.max_ttft, DIM_TIME, "0 s", "longest acceptable median TTFT (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
+  NUM("plan.max_ttft", plan.max_ttft, DIM_TIME, "0 s", "longest acceptable TTFT at plan.percentile (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
+  NUM("plan.max_tpot", plan.max_tpot, DIM_TIME, "0 s", "longest acceptable TPOT at plan.percentile (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
+  ENUMF("plan.percentile", plan.percentile, percentile_names, "p50", "the percentile the TTFT and TPOT limits hold at: p50, p90 or p99 (one for the scenario)", KT_NOSWEEP),
 };
 
 const KtTable scenario_table = { "scenario", keys, G_N_ELEMENTS(keys) };
@@ -150,6 +155,7 @@ void scenario_free(Scenario *s)
   if (!s)
     return;
   g_ptr_array_unref(s->axes);
+  point_space_free(s->space);
   yaml_doc_free(s->doc);
   g_free(s->dir);
   g_free(s);
@@ -444,6 +450,8 @@ Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error
     }
     s->n_points *= a->values->len;
   }
+  s->space = point_space_new(s);
+  s->n_points = point_space_size(s->space);
   gint64 max_points = input_limit(LIMIT_POINTS);
   if (s->n_points > (gsize)max_points) {
     yaml_doc_error(s->doc, yaml_doc_root(s->doc), error, "the sweep has %" G_GSIZE_FORMAT " points, above the limit "
@@ -476,9 +484,11 @@ gboolean scenario_override(Scenario *s, const char *path, const char *value, GEr
     a->values = g_array_new(FALSE, FALSE, sizeof(int));
     g_ptr_array_add(s->axes, a);
   }
-  s->n_points /= a->values->len ? a->values->len : 1;
   g_array_set_size(a->values, 0);
   g_array_append_val(a->values, idx);
+  point_space_free(s->space);
+  s->space = point_space_new(s);
+  s->n_points = point_space_size(s->space);
   return TRUE;
 }
 
@@ -492,22 +502,12 @@ static void absolutise(const Scenario *s, char **p)
   }
 }
 
-/* Value index of every axis for point INDEX: mixed radix, last axis fastest. */
-static void point_digits(const Scenario *s, gsize index, guint *digits)
-{
-  for (guint i = s->axes->len; i-- > 0;) {
-    const Axis *a = s->axes->pdata[i];
-    digits[i] = index % a->values->len;
-    index /= a->values->len;
-  }
-}
-
 void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Point *out)
 {
   memset(out, 0, sizeof *out);
   out->index = index;
   g_autofree guint *digits = g_new0(guint, s->axes->len + 1);
-  point_digits(s, index, digits);
+  point_space_digits(s->space, index, digits);
   kt_defaults(&scenario_table, &out->p);
   for (guint pass = 0; pass < 2; pass++) /* scenario keys first: they pick the catalog entries */
     for (guint i = 0; i < s->axes->len; i++) {

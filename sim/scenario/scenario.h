@@ -3,7 +3,7 @@
  * A scenario names a system and an LLM from the catalog (any of their figures may be overridden),
  * a workload, a serving configuration and a factory. Any key may be given as a list: the scenario
  * then spans the cross product of its lists, one point per combination (the last list varies
- * fastest). Every key is declared once, in scenario_table; loading checks every value of every
+ * fastest), leaving out keys that do not apply to a combination (point_space.h). Every key is declared once, in scenario_table; loading checks every value of every
  * list up front, so a bad value deep in a sweep fails before anything runs. */
 #ifndef AIF_SCENARIO_H
 #define AIF_SCENARIO_H
@@ -24,10 +24,13 @@ typedef struct {
   int range;             /* node index of a {from, to, step|factor} mapping still to expand; 0 none */
 } Axis;
 
-typedef struct {
+typedef struct PointSpace PointSpace;
+
+typedef struct Scenario {
   YamlDoc *doc;
   char *dir;            /* folder of the scenario file: relative paths start there */
   GPtrArray *axes;      /* Axis *, in file order */
+  PointSpace *space;    /* which combinations of the axes' values are points (point_space.h) */
   gsize n_points;
 } Scenario;
 

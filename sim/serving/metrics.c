@@ -116,10 +116,7 @@ void metrics_summary(Metrics *m, double now, MetricsSummary *out)
   stats_quantiles(ttft, q, 3, out->ttft);
   stats_quantiles(tpot, q, 3, out->tpot);
   stats_quantiles(e2e, q, 3, out->e2e);
-}
-
-gboolean metrics_backlog_grew(const MetricsSummary *s)
-{
-  double a = s->arrivals;
-  return a >= METRICS_MIN_ARRIVALS && s->backlog_growth > MAX(0.1 * a, 4 * sqrt(a));
+  double a = out->arrivals;
+  out->backlog_judged = a >= METRICS_MIN_ARRIVALS;
+  out->backlog_grew = out->backlog_judged && out->backlog_growth > MAX(0.1 * a, 4 * sqrt(a));
 }

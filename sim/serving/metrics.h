@@ -26,6 +26,10 @@ typedef struct {
   double mean_in_flight, mean_e2e;
   guint arrivals;            /* requests that arrived inside the window */
   int backlog_growth;        /* in flight at the window's last arrival minus at its opening */
+  /* Whether the window saw enough arrivals (30) to judge a trend, and whether the backlog grew
+   * beyond what a stable queue's fluctuations explain: by more than a tenth of the window's
+   * arrivals and four times their square root. */
+  gboolean backlog_judged, backlog_grew;
 } MetricsSummary;
 
 typedef struct Metrics Metrics;
@@ -43,9 +47,5 @@ void metrics_arrived(Metrics *m, double now);
 void metrics_completed(Metrics *m, double now, double arrival, double first, int osl);
 /* The figures over the window, which closes at NOW. */
 void metrics_summary(Metrics *m, double now, MetricsSummary *out);
-/* Whether SUMMARY shows a backlog that grew beyond what a stable queue's fluctuations explain:
- * by more than a tenth of the window's arrivals and four times their square root, over at least 30
- * arrivals (fewer say nothing of a trend). */
-gboolean metrics_backlog_grew(const MetricsSummary *summary);
 
 #endif

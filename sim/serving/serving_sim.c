@@ -687,7 +687,8 @@ static void measure(Sim *s, SimResult *out)
   memcpy(out->tpot, ms.tpot, sizeof ms.tpot);
   memcpy(out->e2e, ms.e2e, sizeof ms.e2e);
   out->arrivals = ms.arrivals, out->backlog_growth = ms.backlog_growth;
-  out->unstable = s->p->arrival != ARRIVAL_CLOSED && metrics_backlog_grew(&ms);
+  out->backlog_judged = s->p->arrival != ARRIVAL_CLOSED && ms.backlog_judged;
+  out->unstable = out->backlog_judged && ms.backlog_grew;
   double act = 0, batch = 0, steps = 0, gpus = 0;
   for (guint k = 0; k < s->engs->len; k++) {
     const Eng *g = s->engs->pdata[k];

@@ -28,6 +28,7 @@ typedef struct {
   double mean_in_flight;  /* time-average requests in the system during the window */
   guint arrivals;         /* requests that arrived inside the window */
   int backlog_growth;     /* in flight after the window's last arrival minus at its opening */
+  gboolean backlog_judged; /* enough arrivals inside the window to judge the backlog's trend */
   gboolean unstable;      /* open loop: the backlog grew beyond a stable queue's fluctuations */
   double mean_e2e;        /* s */
   double mean_batch;      /* mean decode sequences per step of decoding engines */

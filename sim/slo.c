@@ -1,0 +1,64 @@
+/* slo.c — a result row against the scenario's SLO (see slo.h). */
+#include "slo.h"
+
+#include <math.h>
+
+/* R's figure at the percentile (the median where the method computed no other). */
+static double at(const PlanParams *s, double p50, double p90, double p99)
+{
+  double v = s->percentile == PCT_P99 ? p99 : s->percentile == PCT_P90 ? p90 : p50;
+  return isnan(v) ? p50 : v;
+}
+
+static char *seconds(double ms)
+{
+  return ms >= 1000 ? g_strdup_printf("%.3g s", ms / 1e3) : g_strdup_printf("%.3g ms", ms);
+}
+
+SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why)
+{
+  const char *pct = percentile_names[s->percentile];
+  double ttft = at(s, r->ttft_p50_ms, r->ttft_p90_ms, r->ttft_p99_ms);
+  double tpot = at(s, r->tpot_p50_ms, r->tpot_p90_ms, r->tpot_p99_ms);
+  if (s->max_ttft > 0 && !(ttft <= s->max_ttft * 1e3)) {
+    if (why) {
+      g_autofree char *a = seconds(ttft), *b = seconds(s->max_ttft * 1e3);
+      *why = g_strdup_printf("%s TTFT %s above the SLO's %s", pct, a, b);
+    }
+    return SLO_TTFT;
+  }
+  if (s->max_tpot > 0 && !(tpot <= s->max_tpot * 1e3)) {
+    if (why) {
+      g_autofree char *a = seconds(tpot), *b = seconds(s->max_tpot * 1e3);
+      *why = g_strdup_printf("%s TPOT %s above the SLO's %s", pct, a, b);
+    }
+    return SLO_TPOT;
+  }
+  if (s->min_tok_s_per_user > 0 && !(r->tok_s_per_user >= s->min_tok_s_per_user)) {
+    if (why)
+      *why = g_strdup_printf("%.3g tok/s per user below the SLO's %.3g", r->tok_s_per_user, s->min_tok_s_per_user);
+    return SLO_TOK_S_PER_USER;
+  }
+  return SLO_MET;
+}
+
+gboolean slo_any(const PlanParams *s) { return s->max_ttft > 0 || s->max_tpot > 0 || s->min_tok_s_per_user > 0; }
+
+char *slo_describe(const PlanParams *s)
+{
+  GString *out = g_string_new(NULL);
+  const char *pct = percentile_names[s->percentile];
+  if (s->max_ttft > 0) {
+    g_autofree char *t = seconds(s->max_ttft * 1e3);
+    g_string_append_printf(out, "%s TTFT <= %s", pct, t);
+  }
+  if (s->max_tpot > 0) {
+    g_autofree char *t = seconds(s->max_tpot * 1e3);
+    g_string_append_printf(out, "%s%s TPOT <= %s", out->len ? ", " : "", pct, t);
+  }
+  if (s->min_tok_s_per_user > 0)
+    g_string_append_printf(out, "%s>= %.4g tok/s per user", out->len ? ", " : "", s->min_tok_s_per_user);
+  if (!out->len)
+    g_string_append(out, "none");
+  return g_string_free(out, FALSE);
+}

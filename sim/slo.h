@@ -1,0 +1,24 @@
+/* slo.h — the one definition of a scenario's SLO, applied to a result row.
+ *
+ * A row meets the SLO when its TTFT and TPOT at the stated percentile are within their limits and
+ * its tokens/s per user (1 / median TPOT) reaches the floor. evaluate.c applies it to every point
+ * (a point that breaks it is slo-violated, with the limit it broke); the frontier, the chart's
+ * annotation and `aifsim plan` then consider only points whose status is ok, so the three agree.
+ * Rows of the steady-state model carry no p90 / p99: the median stands in for them. */
+#ifndef AIF_SLO_H
+#define AIF_SLO_H
+
+#include "params.h"
+#include "results.h"
+
+typedef enum { SLO_MET, SLO_TTFT, SLO_TPOT, SLO_TOK_S_PER_USER } SloBreach;
+
+/* The first limit of S that R breaks (TTFT, then TPOT, then tokens/s per user), or SLO_MET; with
+ * *WHY (when WHY is not NULL) the numbers, newly allocated. */
+SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why);
+/* Whether S sets any limit. */
+gboolean slo_any(const PlanParams *s);
+/* S in words ("p50 TTFT <= 2 s, >= 50 tok/s per user"), newly allocated; "none" without limits. */
+char *slo_describe(const PlanParams *s);
+
+#endif
