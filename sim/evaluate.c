@@ -114,16 +114,52 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
   d->prefill.clock = d->decode.clock = power_clock_for_cap(&pt->system, p->factory.gpu_power_cap);
 }
 
-/* Closed loops by the steady state; open loops, traces, Green Contexts (two streams on one GPU)
- * and points asked for by the event simulation, on the native network or SimGrid. */
-static PredictMethod point_method(const ScenarioParams *p)
+/* Every point by the event simulation, on the native network or SimGrid; the steady-state model
+ * when asked for (a fast screen), and for a closed loop with more users than D runs at once: such a
+ * point is queue-bound whatever either method finds (predict_judge_load), never on the frontier,
+ * and the steady state gives its figures for a fraction of the event simulation's time. */
+static PredictMethod point_method(const ScenarioParams *p, const Deployment *d)
 {
   if (p->serving.engine == SIM_SIMGRID)
     return METHOD_SIMGRID;
-  if (p->serving.engine == SIM_DES || p->serving.green_prefill_sms > 0 ||
-      (p->serving.engine == SIM_AUTO && (p->workload.arrival != ARRIVAL_CLOSED || p->workload.trace)))
+  gboolean steady_can = p->serving.green_prefill_sms <= 0 && p->workload.arrival == ARRIVAL_CLOSED && !p->workload.trace;
+  if (!steady_can)
     return METHOD_DES;
-  return METHOD_STEADY;
+  if (p->serving.engine == SIM_STEADY)
+    return METHOD_STEADY;
+  double slots, capacity;
+  SteadyState ss;
+  if (p->workload.think_time <= 0 && !p->serving.planner && predict_ceilings(d, &slots, &capacity, &ss) &&
+      d->load.users > slots + 0.5)
+    return METHOD_STEADY;
+  return METHOD_DES;
+}
+
+/* What the point is, in the results' own columns. */
+static void describe(const Point *pt, ResultRow *row)
+{
+  const ScenarioParams *p = &pt->p;
+  const WorkloadParams *w = &p->workload;
+  gboolean disagg = p->serving.mode == MODE_DISAGGREGATED;
+  const EngineSpec *e = disagg ? &p->serving.decode : &p->serving.agg;
+  row->mode = g_strdup(mode_names[p->serving.mode]);
+  row->framework = g_strdup(framework_names[p->serving.framework]);
+  row->precision = g_strdup(precision_names[p->serving.precision]);
+  row->arrival = g_strdup(arrival_names[w->trace ? ARRIVAL_TRACE : w->arrival]);
+  row->users = w->arrival == ARRIVAL_CLOSED && !w->trace ? w->users : NAN;
+  row->rate_req_s = (w->arrival == ARRIVAL_POISSON || w->arrival == ARRIVAL_GAMMA) && !w->trace ? w->rate : NAN;
+  row->isl = w->input.mean, row->osl = w->output.mean;
+  row->workers = e->workers, row->tp = e->tp, row->pp = e->pp, row->ep = e->ep, row->attention_dp = e->attention_dp;
+  row->max_batch = e->max_batch;
+  if (disagg) {
+    const EngineSpec *f = &p->serving.prefill;
+    row->prefill_workers = f->workers, row->prefill_tp = f->tp, row->prefill_pp = f->pp, row->prefill_ep = f->ep;
+    row->prefill_attention_dp = f->attention_dp;
+    row->router = g_strdup(router_names[p->serving.router]);
+  }
+  row->mtp_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0;
+  row->oversubscription = p->factory.oversubscription;
+  row->swept = g_strdup(pt->swept ? pt->swept : "");
 }
 
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
@@ -131,12 +167,13 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->system = g_strdup(pt->system.id);
   row->model = g_strdup(pt->model.id);
   row->family = point_family_label(pt);
+  describe(pt, row);
   SimConfig sim;
   Deployment d;
   Outcome o;
   point_deployment(pt, prof, &sim, &d);
   row->config = deployment_label(&d);
-  predict(&d, point_method(&pt->p), &o);
+  predict(&d, point_method(&pt->p, &d), &o);
   predict_judge_load(&d, &o);
   row->engine = g_strdup(method_names[o.method]);
   row->weights_gb_per_gpu = o.weights / 1e9;
@@ -145,6 +182,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   g_free(row->reason);
   row->status = o.kind;
   row->reason = g_steal_pointer(&o.reason);
+  row->slots = o.slots, row->capacity_req_s = o.capacity_req_s;
   if (!outcome_has_figures(o.kind))
     return;
   row->deployment_gpus = o.gpus;

@@ -106,19 +106,27 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
 
 void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }
 
-/* D saturated by the steady state: the sequences it runs at once and the requests/s it serves. */
-static void ceilings(const Deployment *d, Outcome *out)
+gboolean predict_ceilings(const Deployment *d, double *slots, double *capacity_req_s, SteadyState *ss)
 {
   Load ld = d->load;
   ld.users = 0, ld.tpot_limit = 0, ld.ttft_p99_limit = 0;
-  SteadyState ss;
   g_autofree char *why = d->disaggregated ? steady_disaggregated(&d->prefill, d->pre_workers, &d->decode,
-                                                                 d->dec_workers, d->same_domain, &ld, &ss)
-                                          : steady_aggregated(&d->decode, d->dec_workers, &ld, &ss);
+                                                                 d->dec_workers, d->same_domain, &ld, ss)
+                                          : steady_aggregated(&d->decode, d->dec_workers, &ld, ss);
   if (why)
+    return FALSE;
+  *slots = MIN(MIN(ss->max_seqs, ld.max_batch), engine_batch_cap(&d->decode)) * d->dec_workers;
+  *capacity_req_s = ss->out_tok_s / ld.osl;
+  return TRUE;
+}
+
+static void ceilings(const Deployment *d, Outcome *out)
+{
+  SteadyState ss;
+  if (!predict_ceilings(d, &out->slots, &out->capacity_req_s, &ss))
     return;
-  out->slots = MIN(MIN(ss.max_seqs, ld.max_batch), engine_batch_cap(&d->decode)) * d->dec_workers;
-  out->capacity_req_s = ss.out_tok_s / ld.osl;
+  if (isnan(out->weights)) /* the event simulation plans no memory of its own to report */
+    out->weights = ss.weights, out->kv_free = ss.kv_free, out->max_seqs = ss.max_seqs;
 }
 
 static void judge_closed(const Deployment *d, Outcome *out)

@@ -67,6 +67,9 @@ void outcome_clear(Outcome *o);
  * unstable when an open loop's backlog grew over the simulated window, or, too few arrivals inside
  * the window to tell, when more requests/s are offered than the steady state serves saturated. */
 void predict_judge_load(const Deployment *d, Outcome *out);
+/* D's ceilings by the steady state saturated: the sequences it runs at once and the requests/s it
+ * serves (SS: the saturated state itself). FALSE when D cannot run. */
+gboolean predict_ceilings(const Deployment *d, double *slots, double *capacity_req_s, SteadyState *ss);
 
 /* The framework NAME names (a scenario's serving.framework, or a measured row's, where InferenceX
  * writes "trt" for TensorRT-LLM); FALSE when none. */

@@ -14,6 +14,13 @@ typedef struct {
   gsize point;
   char *system, *model, *config;
   char *family;  /* configuration family: mode and parallelism, without load or stack (chart colours) */
+  /* what the point is: every swept key and every parallelism field */
+  char *mode, *framework, *precision, *arrival, *router;
+  double users, rate_req_s, isl, osl;
+  double workers, tp, pp, ep, attention_dp;       /* the aggregated engines, or the decode pool */
+  double prefill_workers, prefill_tp, prefill_pp, prefill_ep, prefill_attention_dp; /* disaggregated */
+  double max_batch, mtp_tokens, oversubscription;
+  char *swept;   /* the other swept keys, "key=value; ..." */
   OutcomeKind status;
   char *reason;  /* why not ok, with the numbers */
   double deployment_gpus;    /* GPUs of the simulated deployment */
@@ -36,6 +43,7 @@ typedef struct {
   double racks, gpus;         /* the factory */
   double fabric_tiers, optics_w_per_gpu;
   double tok_s_per_mw_it, joules_per_token, usd_per_mtok;
+  double slots, capacity_req_s; /* sequences the deployment runs at once; requests/s it serves saturated */
   int on_frontier;            /* -1 unknown, 0, 1 */
 } ResultRow;
 

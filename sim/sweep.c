@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,14 +60,50 @@ static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile
   return line;
 }
 
-/* Evaluates the points todo[first], todo[first + step], ... and writes each row's CSV line to FD. */
-static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, guint first,
-                     guint step, int fd)
+/* Points handed to a worker at a time, and how many such batches it holds at once: enough that it
+ * never waits for the next, few enough that the last ones spread over every worker. */
+#define BATCH 4
+#define BATCHES_AHEAD 2
+
+/* A batch of points for a worker: positions in the list of points to do. */
+typedef struct {
+  guint32 first, count;
+} Batch;
+
+/* A worker: evaluates the batches the parent sends on CMD until it closes it, writing each row's
+ * CSV line to OUT. Points go to whichever worker is free, so uneven points (an event simulation
+ * takes from microseconds to seconds) do not leave one worker with all the slow ones. */
+static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int cmd, int out)
 {
-  for (guint i = first; i < todo->len; i += step) {
-    g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
-    if (!fd_write_all(fd, line, strlen(line)))
+  Batch b;
+  while (fd_read_all(cmd, &b, sizeof b)) {
+    for (guint32 i = b.first; i < b.first + b.count && i < todo->len; i++) {
+      g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
+      if (!fd_write_all(out, line, strlen(line)))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+typedef struct {
+  int cmd;              /* write end of the worker's batches; -1 once closed */
+  gsize given, returned; /* points sent, rows received */
+} WorkerState;
+
+/* Keeps W supplied: batches until BATCHES_AHEAD are outstanding; closes its command pipe when no
+ * point is left, so that it ends once its last batch is done. */
+static gboolean feed(WorkerState *w, gsize *next, gsize total)
+{
+  while (w->cmd >= 0 && *next < total && w->given - w->returned < BATCH * BATCHES_AHEAD) {
+    Batch b = { (guint32)*next, (guint32)MIN(BATCH, total - *next) };
+    if (!fd_write_all(w->cmd, &b, sizeof b))
       return FALSE;
+    *next += b.count, w->given += b.count;
+  }
+  if (w->cmd >= 0 && *next >= total) {
+    close(w->cmd);
+    w->cmd = -1;
   }
   return TRUE;
 }
@@ -115,25 +152,36 @@ static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profil
   int n = MAX(1, MIN(jobs, (int)todo->len));
   g_autofree struct pollfd *fds = g_new0(struct pollfd, n);
   g_autofree pid_t *pids = g_new0(pid_t, n);
+  g_autofree WorkerState *ws = g_new0(WorkerState, n);
   GString **bufs = g_new0(GString *, n);
   fflush(NULL); /* children must not inherit unwritten stdio buffers */
   for (int w = 0; w < n; w++) {
-    int fd[2];
-    if (pipe(fd) != 0 || (pids[w] = fork()) < 0) {
+    int fd[2], cmd[2];
+    if (pipe(fd) != 0 || pipe(cmd) != 0 || (pids[w] = fork()) < 0) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "cannot start a worker: %s", g_strerror(errno));
       return FALSE;
     }
     if (pids[w] == 0) {
       close(fd[0]);
-      for (int o = 0; o < w; o++)
-        close(fds[o].fd);
-      _exit(work(sc, cat, prof, todo, (guint)w, (guint)n, fd[1]) ? 0 : 1);
+      close(cmd[1]);
+      for (int o = 0; o < w; o++) /* the other workers' pipes: their ends must close with the parent's */
+        close(fds[o].fd), close(ws[o].cmd);
+      _exit(work(sc, cat, prof, todo, cmd[0], fd[1]) ? 0 : 1);
     }
     close(fd[1]);
+    close(cmd[0]);
     fds[w] = (struct pollfd){ .fd = fd[0], .events = POLLIN };
+    ws[w] = (WorkerState){ .cmd = cmd[1] };
     bufs[w] = g_string_new(NULL);
   }
+  gsize next = 0;
   gboolean ok = TRUE;
+  /* a worker that died leaves its batch pipe without a reader: a write there is an error to report,
+   * not a signal that ends the parent */
+  struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+  sigaction(SIGPIPE, &ignore, &old);
+  for (int w = 0; w < n && ok; w++)
+    ok = feed(&ws[w], &next, todo->len);
   for (int open = n; open > 0 && ok;) {
     if (poll(fds, n, -1) < 0 && errno != EINTR)
       break;
@@ -143,8 +191,11 @@ static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profil
       char chunk[65536];
       ssize_t got = read(fds[w].fd, chunk, sizeof chunk);
       if (got > 0) {
+        gsize before = p->done;
         g_string_append_len(bufs[w], chunk, got);
         ok = journal_lines(p, bufs[w]);
+        ws[w].returned += p->done - before;
+        ok = ok && feed(&ws[w], &next, todo->len);
       } else if (got == 0 || errno != EINTR) {
         close(fds[w].fd);
         fds[w].fd = -1, open--;
@@ -155,10 +206,13 @@ static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profil
     int status = 0;
     if (fds[w].fd >= 0)
       close(fds[w].fd);
+    if (ws[w].cmd >= 0)
+      close(ws[w].cmd);
     if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
       ok = FALSE;
     g_string_free(bufs[w], TRUE);
   }
+  sigaction(SIGPIPE, &old, NULL);
   g_free(bufs);
   if (!ok && !(error && *error))
     g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "a worker failed; finished points are kept: rerun with --resume");

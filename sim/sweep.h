@@ -6,7 +6,9 @@
  * the journal and computes only the rest. The journal's first line is a digest of the scenario,
  * catalog, profile and shard its rows belong to: --resume refuses another run's journal, and cuts a
  * torn last line before it appends. Workers are forked processes (no shared state; SimGrid
- * needs one process per platform anyway) that stream their rows through pipes. The final rows are
+ * needs one process per platform anyway) that take batches of points from the parent as they
+ * finish the last (a slow point does not hold up a fixed share) and stream their rows back
+ * through pipes. The final rows are
  * read back from the journal and sorted by point, so the output does not depend on the number of
  * workers, on their timing, or on resuming. */
 #ifndef AIF_SWEEP_H

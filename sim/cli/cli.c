@@ -76,6 +76,10 @@ int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunS
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "--backend: expected fast or simgrid, got '%s'", a->backend);
     return run_setup_clear(out), cli_fail(command, *error);
   }
+  if (a->engine && !scenario_override(out->scenario, "serving.engine", a->engine, error)) {
+    g_prefix_error(error, "--engine: ");
+    return run_setup_clear(out), cli_fail(command, *error);
+  }
   Point first;
   scenario_point(out->scenario, out->catalog, 0, &first);
   out->outdir = a->outdir ? g_strdup(a->outdir) : output_dir_default(first.p.name);
@@ -103,5 +107,6 @@ void run_args_clear(RunArgs *a)
   g_clear_pointer(&a->outdir, g_free);
   g_clear_pointer(&a->profile_path, g_free);
   g_clear_pointer(&a->backend, g_free);
+  g_clear_pointer(&a->engine, g_free);
   g_clear_pointer(&a->catalog_dirs, g_strfreev);
 }

@@ -31,6 +31,7 @@ gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc, char ***
 typedef struct {
   char *outdir, *profile_path;
   char *backend;            /* fast, simgrid, or NULL: as the scenario says */
+  char *engine;             /* serving.engine for every point (des, steady, simgrid), or NULL */
   char **catalog_dirs;
   gint64 seed;              /* G_MININT64: not given */
 } RunArgs;
@@ -39,7 +40,8 @@ typedef struct {
   { "seed", 's', 0, G_OPTION_ARG_INT64, &(a).seed, "random seed, overriding the scenario's", "N" },          \
   { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &(a).catalog_dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" }, \
   { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &(a).profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" }, \
-  { "backend", 'b', 0, G_OPTION_ARG_STRING, &(a).backend, "fast (the scenario's engines) or simgrid: every point event-simulated, KV transfers on SimGrid", "BACKEND" }
+  { "backend", 'b', 0, G_OPTION_ARG_STRING, &(a).backend, "fast (the scenario's engines) or simgrid: every point event-simulated, KV transfers on SimGrid", "BACKEND" }, \
+  { "engine", 'e', 0, G_OPTION_ARG_STRING, &(a).engine, "des (default: every point event-simulated), steady (the steady-state model: a fast screen) or simgrid, for every point", "ENGINE" }
 
 typedef struct {
   Catalog *catalog;

@@ -26,6 +26,7 @@ typedef enum { PARALLELISM_MANUAL, PARALLELISM_AUTO } ParallelismKind;
 
 extern const char *const framework_names[];
 extern const char *const percentile_names[]; /* "p50", "p90", "p99" */
+extern const char *const arrival_names[], *const mode_names[], *const router_names[];
 
 /* Token-length distribution of requests; tokens are counts but kept as doubles for the maths. */
 typedef struct {

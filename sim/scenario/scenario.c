@@ -13,10 +13,10 @@
 
 const char *const framework_names[] = { "trtllm", "sglang", "vllm", "dynamo-trt", "dynamo-sglang", "dynamo-vllm", NULL };
 static const char *const dist_names[] = { "fixed", "uniform", "normal", "lognormal", NULL };
-static const char *const arrival_names[] = { "closed", "poisson", "gamma", "trace", NULL };
-static const char *const mode_names[] = { "aggregated", "disaggregated", NULL };
+const char *const arrival_names[] = { "closed", "poisson", "gamma", "trace", NULL };
+const char *const mode_names[] = { "aggregated", "disaggregated", NULL };
 static const char *const kvp_names[] = { "auto", "bf16", "fp8", "fp4", NULL };
-static const char *const router_names[] = { "round_robin", "least_loaded", "kv_aware", NULL };
+const char *const router_names[] = { "round_robin", "least_loaded", "kv_aware", NULL };
 static const char *const spec_names[] = { "none", "mtp", NULL };
 static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
@@ -92,7 +92,7 @@ static const KtKey keys[] = {
   BOOL("serving.weight_only", serving.weight_only, "true", "a precision the GPU has no tensor cores for (FP4 on Hopper): true = weights kept in it and widened to BF16 in the GEMMs (W4A16, as MXFP4 is served on Hopper); false = such points are infeasible"),
   ENUM("serving.kv_cache_precision", serving.kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
   ENUM("serving.mode", serving.mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
-  ENUM("serving.engine", serving.engine, engine_names, "auto", "steady (closed-loop steady state), des (event simulation), simgrid (the event simulation with SimGrid moving the KV caches: the reference network) or auto: des for open-loop and trace arrivals"),
+  ENUM("serving.engine", serving.engine, engine_names, "auto", "des (the event simulation), steady (the steady-state model: a fast screen), simgrid (the event simulation with SimGrid moving the KV caches: the reference network); auto: des"),
   { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(serving.parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL, 0, 0 },
   ENGINE("serving.aggregated", serving.agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),
@@ -502,6 +502,44 @@ static void absolutise(const Scenario *s, char **p)
   }
 }
 
+/* Keys results give a column of their own (results.h): left out of a point's swept text. */
+static const char *const own_columns[] = {
+  "system.id", "model.id", "serving.mode", "serving.framework", "serving.precision", "workload.arrival.kind",
+  "workload.arrival.users", "workload.arrival.rate", "workload.input", "workload.input.mean", "workload.output",
+  "workload.output.mean", "serving.disaggregated.router", "factory.fabric.oversubscription",
+  "serving.speculative.draft_tokens", NULL,
+};
+static const char *const own_engine_columns[] = { ".workers", ".tp", ".pp", ".ep", ".attention_dp", ".max_batch", NULL };
+
+static gboolean has_own_column(const Axis *a)
+{
+  if (a->table != &scenario_table)
+    return FALSE;
+  const char *path = a->key->path;
+  if (g_strv_contains(own_columns, path))
+    return TRUE;
+  for (int i = 0; own_engine_columns[i]; i++)
+    if (g_str_has_suffix(path, own_engine_columns[i]) &&
+        (g_str_has_prefix(path, "serving.aggregated.") || g_str_has_prefix(path, "serving.disaggregated.")))
+      return TRUE;
+  return FALSE;
+}
+
+/* "key=value; ..." for the axes that vary in the sweep and have no column of their own. */
+static char *swept_text(const Scenario *s, const guint *digits)
+{
+  GString *t = g_string_new(NULL);
+  for (guint i = 0; i < s->axes->len; i++) {
+    const Axis *a = s->axes->pdata[i];
+    if (has_own_column(a) || !point_space_axis_varies(s->space, i))
+      continue;
+    const char *v = yaml_doc_scalar(axis_value(s, a, digits[i]));
+    g_string_append_printf(t, "%s%s%s%s=%s", t->len ? "; " : "", a->group ? a->group : "", a->group ? "." : "",
+                           a->key->path, v ? v : "?");
+  }
+  return g_string_free(t, FALSE);
+}
+
 void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Point *out)
 {
   memset(out, 0, sizeof *out);
@@ -525,6 +563,7 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
       if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "system.id") == 0)
         system_spec_copy(&out->system, catalog_system(catalog, out->p.system_id));
     }
+  out->swept = swept_text(s, digits);
   absolutise(s, &out->p.workload.trace);
   absolutise(s, &out->p.serving.profile);
   if (out->p.serving.parallelism == PARALLELISM_AUTO && out->p.serving.mode == MODE_DISAGGREGATED) {
@@ -537,6 +576,7 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
 
 void point_clear(Point *pt)
 {
+  g_clear_pointer(&pt->swept, g_free);
   kt_clear(&scenario_table, &pt->p);
   system_spec_clear(&pt->system);
   llm_spec_clear(&pt->model);

@@ -40,6 +40,8 @@ typedef struct {
   ScenarioParams p;
   SystemSpec system;
   LlmSpec model;
+  char *swept;          /* the point's values of the swept keys results have no column for,
+                         * "key=value; ..." (empty when none) */
 } Point;
 
 extern const KtTable scenario_table;
