@@ -13,10 +13,9 @@
 #include <string.h>
 
 #define MARGIN_L 95.0
-#define MARGIN_R 290.0
+#define MARGIN_R 300.0
 #define MARGIN_T 70.0
 #define MARGIN_B 65.0
-#define MAX_LEGEND_FAMILIES 24
 
 /* One axis: its column, range, and whether it is logarithmic. */
 typedef struct {
@@ -39,10 +38,17 @@ static int index_of(GPtrArray *a, const char *s)
   return -1;
 }
 
-static gboolean usable(const ResultRow *r, const Axis *x, const Axis *y)
+/* Whether R can be placed on the axes (a point that ran, both values known and drawable). */
+static gboolean placeable(const ResultRow *r, const Axis *x, const Axis *y)
 {
   double vx = result_value(r, x->col), vy = result_value(r, y->col);
-  return r->status == OUTCOME_OK && isfinite(vx) && isfinite(vy) && (!x->log || vx > 0) && (!y->log || vy > 0);
+  return outcome_has_figures(r->status) && isfinite(vx) && isfinite(vy) && (!x->log || vx > 0) && (!y->log || vy > 0);
+}
+
+/* Whether R is drawn in colour and may be on a frontier: it meets the SLO. */
+static gboolean usable(const ResultRow *r, const Axis *x, const Axis *y)
+{
+  return r->status == OUTCOME_OK && placeable(r, x, y);
 }
 
 static gint cmp_str(gconstpointer a, gconstpointer b) { return g_strcmp0(*(char *const *)a, *(char *const *)b); }
@@ -53,11 +59,11 @@ static void groups_of(GPtrArray *rows, Groups *g)
   g->families = g_ptr_array_new();
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
-    if (r->status != OUTCOME_OK)
+    if (!outcome_has_figures(r->status))
       continue;
     if (index_of(g->systems, r->system) < 0)
       g_ptr_array_add(g->systems, r->system);
-    if (index_of(g->families, r->family) < 0)
+    if (r->status == OUTCOME_OK && index_of(g->families, r->family) < 0)
       g_ptr_array_add(g->families, r->family);
   }
   g_ptr_array_sort(g->families, cmp_str);
@@ -70,7 +76,7 @@ static gboolean axis_range(GPtrArray *rows, Axis *ax)
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
     double v = result_value(r, ax->col);
-    if (r->status == OUTCOME_OK && isfinite(v)) {
+    if (outcome_has_figures(r->status) && isfinite(v)) {
       ax->lo = MIN(ax->lo, v);
       ax->hi = MAX(ax->hi, v);
     }
@@ -139,21 +145,43 @@ static GArray *ticks(const Axis *ax)
   return t;
 }
 
-static void hsv(double h, double *r, double *g, double *b)
+/* Families a planner thinks in (mode x parallelism class: at most ten), each its own colour
+ * (Okabe-Ito's palette, distinct for colour-blind readers), in a fixed order so that a colour means
+ * the same family on every chart. Families not listed take grey. */
+static const char *const family_order[] = {
+  "aggregated: TP", "aggregated: TP + PP", "aggregated: TP + EP", "aggregated: attention-DP", "aggregated: attention-DP + EP",
+  "disaggregated: TP", "disaggregated: TP + PP", "disaggregated: TP + EP", "disaggregated: attention-DP",
+  "disaggregated: attention-DP + EP", NULL,
+};
+static const double family_rgb[][3] = {
+  { 0.90, 0.62, 0.00 }, { 0.80, 0.47, 0.65 }, { 0.34, 0.71, 0.91 }, { 0.60, 0.80, 0.35 }, { 0.00, 0.62, 0.45 },
+  { 0.84, 0.37, 0.00 }, { 0.55, 0.35, 0.65 }, { 0.00, 0.45, 0.70 }, { 0.45, 0.55, 0.20 }, { 0.15, 0.35, 0.25 },
+};
+
+static void family_colour(const char *family, double *rgb)
 {
-  double s = 0.75, v = 0.88, c = v * s, hp = fmod(h, 1.0) * 6, x = c * (1 - fabs(fmod(hp, 2) - 1)), m = v - c;
-  double rr = 0, gg = 0, bb = 0;
-  if (hp < 1) rr = c, gg = x;
-  else if (hp < 2) rr = x, gg = c;
-  else if (hp < 3) gg = c, bb = x;
-  else if (hp < 4) gg = x, bb = c;
-  else if (hp < 5) rr = x, bb = c;
-  else rr = c, bb = x;
-  *r = rr + m, *g = gg + m, *b = bb + m;
+  for (int i = 0; family_order[i]; i++)
+    if (g_strcmp0(family, family_order[i]) == 0) {
+      memcpy(rgb, family_rgb[i], 3 * sizeof(double));
+      return;
+    }
+  rgb[0] = rgb[1] = rgb[2] = 0.55;
 }
 
-static const double system_rgb[][3] = { { 0.05, 0.05, 0.05 }, { 0.10, 0.25, 0.75 }, { 0.75, 0.10, 0.10 },
-                                        { 0.05, 0.50, 0.20 }, { 0.50, 0.20, 0.60 }, { 0.60, 0.40, 0.05 } };
+static gint by_family_order(gconstpointer a, gconstpointer b)
+{
+  const char *x = *(char *const *)a, *y = *(char *const *)b;
+  int i = 0, j = 0;
+  while (family_order[i] && g_strcmp0(family_order[i], x) != 0)
+    i++;
+  while (family_order[j] && g_strcmp0(family_order[j], y) != 0)
+    j++;
+  return i != j ? i - j : g_strcmp0(x, y);
+}
+
+/* Systems' frontiers: dark, bold, apart from the families' lighter colours. */
+static const double system_rgb[][3] = { { 0.05, 0.05, 0.05 }, { 0.10, 0.20, 0.70 }, { 0.70, 0.05, 0.10 },
+                                        { 0.05, 0.40, 0.15 }, { 0.45, 0.15, 0.55 }, { 0.50, 0.30, 0.00 } };
 
 static void set_system_colour(cairo_t *cr, int s)
 {
@@ -178,14 +206,40 @@ static void marker(cairo_t *cr, int shape, double x, double y, double r)
   }
 }
 
-static void text(cairo_t *cr, double x, double y, double size, gboolean bold, double align, const char *s)
+static void font(cairo_t *cr, double size, gboolean bold)
 {
   cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
+}
+
+static double text_width(cairo_t *cr, double size, gboolean bold, const char *s)
+{
+  font(cr, size, bold);
   cairo_text_extents_t e;
   cairo_text_extents(cr, s, &e);
-  cairo_move_to(cr, x - align * e.x_advance, y);
+  return e.x_advance;
+}
+
+static void text(cairo_t *cr, double x, double y, double size, gboolean bold, double align, const char *s)
+{
+  double w = text_width(cr, size, bold, s);
+  cairo_move_to(cr, x - align * w, y);
   cairo_show_text(cr, s);
+}
+
+/* What a column measures, in words with its unit, for axis titles and labels. */
+static const char *column_words(const ResultColumn *c)
+{
+  static const struct { const char *name, *words; } w[] = {
+    { "tok_s_per_user", "tok/s per user" }, { "tok_s_per_mw", "tok/s per MW" },
+    { "tok_s_per_mw_it", "tok/s per MW of IT" }, { "out_tok_s_per_gpu", "tok/s per GPU" },
+    { "usd_per_mtok", "$ per M tokens" }, { "joules_per_token", "J per token" }, { "ttft_p50_ms", "ms median TTFT" },
+    { "tpot_p50_ms", "ms median TPOT" }, { "gpu_power_w", "W per GPU" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(w); i++)
+    if (strcmp(c->name, w[i].name) == 0)
+      return w[i].words;
+  return c->name;
 }
 
 static const char *axis_title(const ResultColumn *c)
@@ -194,7 +248,7 @@ static const char *axis_title(const ResultColumn *c)
     return "tokens/s per user (interactivity)";
   if (strcmp(c->name, "tok_s_per_mw") == 0)
     return "tokens/s per MW of facility power";
-  return c->name;
+  return column_words(c);
 }
 
 static void draw_axes(cairo_t *cr, const Axis *x, const Axis *y, double w, double h)
@@ -236,97 +290,183 @@ static gint by_x(gconstpointer a, gconstpointer b, gpointer col)
   return (x > y) - (x < y);
 }
 
+/* The frontier of system S, sorted along x. */
+static GPtrArray *frontier_of(GPtrArray *rows, const Axis *x, const Axis *y, const char *system)
+{
+  GPtrArray *f = g_ptr_array_new();
+  for (guint i = 0; i < rows->len; i++) {
+    ResultRow *r = rows->pdata[i];
+    if (r->on_frontier == 1 && g_strcmp0(r->system, system) == 0 && usable(r, x, y))
+      g_ptr_array_add(f, r);
+  }
+  g_ptr_array_sort_with_data(f, by_x, (gpointer)x->col);
+  return f;
+}
+
+/* Each system's frontier as a bold line; its points keep their family's colour inside a ring of
+ * the system's. */
 static void draw_frontiers(cairo_t *cr, GPtrArray *rows, const Axis *x, const Axis *y, const Groups *g)
 {
   for (guint s = 0; s < g->systems->len; s++) {
-    g_autoptr(GPtrArray) f = g_ptr_array_new();
-    for (guint i = 0; i < rows->len; i++) {
-      ResultRow *r = rows->pdata[i];
-      if (r->on_frontier == 1 && g_strcmp0(r->system, g->systems->pdata[s]) == 0 && usable(r, x, y))
-        g_ptr_array_add(f, r);
-    }
-    g_ptr_array_sort_with_data(f, by_x, (gpointer)x->col);
+    g_autoptr(GPtrArray) f = frontier_of(rows, x, y, g->systems->pdata[s]);
     set_system_colour(cr, s);
-    cairo_set_line_width(cr, 2.5);
+    cairo_set_line_width(cr, 3);
+    cairo_new_path(cr);
     for (guint i = 0; i < f->len; i++) {
       double xx = px(x, result_value(f->pdata[i], x->col)), yy = px(y, result_value(f->pdata[i], y->col));
       i ? cairo_line_to(cr, xx, yy) : cairo_move_to(cr, xx, yy);
     }
     cairo_stroke(cr);
     for (guint i = 0; i < f->len; i++) {
-      marker(cr, s, px(x, result_value(f->pdata[i], x->col)), px(y, result_value(f->pdata[i], y->col)), 4.5);
-      cairo_fill(cr);
+      const ResultRow *r = f->pdata[i];
+      double rgb[3], xx = px(x, result_value(r, x->col)), yy = px(y, result_value(r, y->col));
+      family_colour(r->family, rgb);
+      marker(cr, (int)s, xx, yy, 5);
+      cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+      cairo_fill_preserve(cr);
+      set_system_colour(cr, s);
+      cairo_set_line_width(cr, 1.6);
+      cairo_stroke(cr);
     }
   }
 }
 
-/* The best y at or beyond the SLO on x, per system: a ring, a dashed SLO line, a label. */
-static void draw_slo(cairo_t *cr, GPtrArray *rows, const Axis *x, const Axis *y, const Groups *g, double slo, double h)
+typedef struct {
+  double x0, y0, x1, y1;
+} Box;
+
+static gboolean overlaps(const Box *a, const Box *b)
 {
-  if (slo <= 0 || slo < x->lo || slo > x->hi)
-    return;
-  double sx = px(x, slo);
-  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  cairo_set_line_width(cr, 1.2);
-  double dash[] = { 6, 4 };
-  cairo_set_dash(cr, dash, 2, 0);
-  cairo_move_to(cr, sx, MARGIN_T), cairo_line_to(cr, sx, h - MARGIN_B), cairo_stroke(cr);
-  cairo_set_dash(cr, NULL, 0, 0);
-  g_autofree char *sl = g_strdup_printf("SLO %g", slo);
-  text(cr, sx + 4, MARGIN_T + 14, 12, FALSE, 0, sl);
-  for (guint s = 0; s < g->systems->len; s++) {
-    const ResultRow *best = NULL;
-    for (guint i = 0; i < rows->len; i++) {
-      const ResultRow *r = rows->pdata[i];
-      if (g_strcmp0(r->system, g->systems->pdata[s]) == 0 && usable(r, x, y) && result_value(r, x->col) >= slo &&
-          (!best || result_value(r, y->col) > result_value(best, y->col)))
-        best = r;
+  return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* A place for a W x H label near (PX, PY) inside AREA that overlaps none of PLACED: around the
+ * point first, then further out; the first free one, or the last tried. */
+static Box place_label(GArray *placed, const Box *area, double px_, double py_, double w, double h)
+{
+  static const double dirs[][2] = { { 1, -1 }, { 1, 1 }, { -1, -1 }, { -1, 1 }, { 0, -1 }, { 0, 1 } };
+  Box b = { 0 };
+  for (int ring = 1; ring <= 12; ring++)
+    for (gsize d = 0; d < G_N_ELEMENTS(dirs); d++) {
+      double dx = dirs[d][0] * (14 + 10 * ring), dy = dirs[d][1] * (10 + 16 * ring);
+      double x0 = dirs[d][0] > 0 ? px_ + dx : dirs[d][0] < 0 ? px_ + dx - w : px_ - w / 2;
+      double y0 = dy < 0 ? py_ + dy - h : py_ + dy;
+      b = (Box){ x0, y0, x0 + w, y0 + h };
+      if (b.x0 < area->x0 || b.x1 > area->x1 || b.y0 < area->y0 || b.y1 > area->y1)
+        continue;
+      gboolean free = TRUE;
+      for (guint k = 0; k < placed->len && free; k++)
+        free = !overlaps(&b, &g_array_index(placed, Box, k));
+      if (free)
+        return b;
     }
-    if (!best)
+  return b;
+}
+
+/* The point each system's planner would pick (frontier_best: what `aifsim plan` picks): a ring,
+ * and a label with units placed clear of the others; the SLO's floor on x as a dashed line. */
+static void draw_picks(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, const Axis *x, const Axis *y,
+                       const Groups *g, double w, double h)
+{
+  if (opt->slo_x > 0 && opt->slo_x >= x->lo && opt->slo_x <= x->hi) {
+    double sx = px(x, opt->slo_x), dash[] = { 6, 4 };
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_set_line_width(cr, 1.2);
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_move_to(cr, sx, MARGIN_T), cairo_line_to(cr, sx, h - MARGIN_B), cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    g_autofree char *sl = g_strdup_printf("SLO: %g %s", opt->slo_x, column_words(x->col));
+    text(cr, sx + 4, h - MARGIN_B - 8, 11, FALSE, 0, sl);
+  }
+  Box area = { MARGIN_L + 2, MARGIN_T + 2, w - MARGIN_R - 2, h - MARGIN_B - 2 };
+  g_autoptr(GArray) placed = g_array_new(FALSE, FALSE, sizeof(Box));
+  for (guint s = 0; s < g->systems->len; s++) { /* every pick's ring is kept clear of every label */
+    const ResultRow *best = frontier_best(rows, g->systems->pdata[s], &opt->y);
+    if (best && usable(best, x, y)) {
+      double bx = px(x, result_value(best, x->col)), by = px(y, result_value(best, y->col));
+      Box ring = { bx - 11, by - 11, bx + 11, by + 11 };
+      g_array_append_val(placed, ring);
+    }
+  }
+  for (guint s = 0; s < g->systems->len; s++) {
+    const ResultRow *best = frontier_best(rows, g->systems->pdata[s], &opt->y);
+    if (!best || !usable(best, x, y))
       continue;
     double bx = px(x, result_value(best, x->col)), by = px(y, result_value(best, y->col));
     set_system_colour(cr, s);
-    cairo_set_line_width(cr, 2);
+    cairo_set_line_width(cr, 2.2);
     cairo_new_path(cr);
-    cairo_arc(cr, bx, by, 9, 0, 2 * G_PI), cairo_stroke(cr);
-    g_autofree char *v = short_number(round_sig(result_value(best, y->col), 3));
-    g_autofree char *l = g_strdup_printf("%s: %s %s at %.0f (%s)", best->system, v, y->col->name, result_value(best, x->col),
-                                         best->family);
-    text(cr, bx + 12, by - 10 - 14.0 * s, 11.5, TRUE, 0, l);
+    cairo_arc(cr, bx, by, 10, 0, 2 * G_PI), cairo_stroke(cr);
+    g_autofree char *vy = short_number(round_sig(result_value(best, y->col), 3));
+    g_autofree char *vx = short_number(round_sig(result_value(best, x->col), 3));
+    g_autofree char *l1 = g_strdup_printf("%s: %s %s", best->system, vy, column_words(y->col));
+    g_autofree char *l2 = isfinite(best->ttft_p50_ms)
+                            ? g_strdup_printf("at %s %s, TTFT %.2g s; %s", vx, column_words(x->col),
+                                              best->ttft_p50_ms / 1e3, best->family)
+                            : g_strdup_printf("at %s %s; %s", vx, column_words(x->col), best->family);
+    double tw = MAX(text_width(cr, 11.5, TRUE, l1), text_width(cr, 10.5, FALSE, l2)) + 8, th = 32;
+    Box b = place_label(placed, &area, bx, by, tw, th);
+    g_array_append_val(placed, b);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_rectangle(cr, b.x0, b.y0, tw, th), cairo_fill(cr);
+    set_system_colour(cr, s);
+    cairo_set_line_width(cr, 1);
+    double lx = CLAMP(bx, b.x0, b.x1), ly = CLAMP(by, b.y0, b.y1);
+    cairo_move_to(cr, bx + (lx - bx) * 10 / MAX(hypot(lx - bx, ly - by), 10), by + (ly - by) * 10 / MAX(hypot(lx - bx, ly - by), 10));
+    cairo_line_to(cr, lx, ly), cairo_stroke(cr);
+    text(cr, b.x0 + 4, b.y0 + 13, 11.5, TRUE, 0, l1);
+    text(cr, b.x0 + 4, b.y0 + 27, 10.5, FALSE, 0, l2);
   }
 }
 
-static void draw_legend(cairo_t *cr, const Groups *g, double w)
+static double legend_heading(cairo_t *cr, double x, double y, const char *s)
 {
-  double x = w - MARGIN_R + 18, y = MARGIN_T + 6;
   cairo_set_source_rgb(cr, 0, 0, 0);
-  text(cr, x, y, 13, TRUE, 0, "frontier per system");
-  y += 20;
+  text(cr, x, y, 13, TRUE, 0, s);
+  return y + 19;
+}
+
+static void draw_legend(cairo_t *cr, const Groups *g, gboolean faded, double w)
+{
+  double x = w - MARGIN_R + 18, y = legend_heading(cr, x, MARGIN_T + 6, "frontier per system");
   for (guint s = 0; s < g->systems->len; s++, y += 18) {
     set_system_colour(cr, s);
-    cairo_set_line_width(cr, 2.5);
+    cairo_set_line_width(cr, 3);
     cairo_move_to(cr, x, y - 4), cairo_line_to(cr, x + 26, y - 4), cairo_stroke(cr);
-    marker(cr, s, x + 13, y - 4, 4.5), cairo_fill(cr);
+    marker(cr, (int)s, x + 13, y - 4, 4.5), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     text(cr, x + 34, y, 12, FALSE, 0, g->systems->pdata[s]);
   }
-  y += 14;
-  text(cr, x, y, 13, TRUE, 0, "configuration family");
-  y += 18;
-  guint n = g->families->len, shown = MIN(n, MAX_LEGEND_FAMILIES);
-  for (guint f = 0; f < shown; f++, y += 15) {
-    double r, gg, b;
-    hsv((double)f / MAX(n, 1), &r, &gg, &b);
-    cairo_set_source_rgb(cr, r, gg, b);
+  y = legend_heading(cr, x, y + 12, "mode: parallelism");
+  for (guint f = 0; f < g->families->len; f++, y += 16) {
+    double rgb[3];
+    family_colour(g->families->pdata[f], rgb);
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
     cairo_new_path(cr);
-    cairo_arc(cr, x + 5, y - 4, 4, 0, 2 * G_PI), cairo_fill(cr);
+    cairo_arc(cr, x + 5, y - 4, 4.5, 0, 2 * G_PI), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text(cr, x + 16, y, 10.5, FALSE, 0, g->families->pdata[f]);
+    text(cr, x + 16, y, 11, FALSE, 0, g->families->pdata[f]);
   }
-  if (n > shown) {
-    g_autofree char *more = g_strdup_printf("... and %u more", n - shown);
-    text(cr, x + 16, y, 10.5, FALSE, 0, more);
+  if (faded) {
+    cairo_set_source_rgba(cr, 0.6, 0.6, 0.6, 0.6);
+    cairo_new_path(cr);
+    cairo_arc(cr, x + 5, y - 4, 3, 0, 2 * G_PI), cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    text(cr, x + 16, y, 11, FALSE, 0, "breaks the SLO, queue-bound");
+    text(cr, x + 16, y + 14, 11, FALSE, 0, "or unstable (not a candidate)");
+    y += 30;
   }
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  text(cr, x, y + 8, 11, FALSE, 0, "ringed: each system's pick,");
+  text(cr, x, y + 22, 11, FALSE, 0, "as `aifsim plan` picks it");
+}
+
+/* "better: right (more tok/s per user), up (more tok/s per MW)" */
+static char *directions(const ChartOptions *opt)
+{
+  return g_strdup_printf("better: %s (%s %s), %s (%s %s)", opt->x.maximise ? "right" : "left",
+                         opt->x.maximise ? "more" : "less", column_words(opt->x.col), opt->y.maximise ? "up" : "down",
+                         opt->y.maximise ? "more" : "less", column_words(opt->y.col));
 }
 
 static void draw(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, Axis *x, Axis *y)
@@ -334,6 +474,7 @@ static void draw(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, Axis *x,
   double w = opt->width, h = opt->height;
   Groups g;
   groups_of(rows, &g);
+  g_ptr_array_sort(g.families, by_family_order);
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   map_axis(x, MARGIN_L, w - MARGIN_R);
@@ -342,38 +483,47 @@ static void draw(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, Axis *x,
   cairo_save(cr);
   cairo_rectangle(cr, MARGIN_L, MARGIN_T, w - MARGIN_L - MARGIN_R, h - MARGIN_T - MARGIN_B);
   cairo_clip(cr);
-  for (guint i = 0; i < rows->len; i++) { /* the rainbow: every point, by family */
+  gboolean faded = FALSE;
+  for (guint i = 0; i < rows->len; i++) { /* points that are no answer, faded beneath the rest */
+    const ResultRow *r = rows->pdata[i];
+    if (!placeable(r, x, y) || usable(r, x, y))
+      continue;
+    faded = TRUE;
+    cairo_set_source_rgba(cr, 0.6, 0.6, 0.6, 0.35);
+    marker(cr, index_of(g.systems, r->system), px(x, result_value(r, x->col)), px(y, result_value(r, y->col)), 2.5);
+    cairo_fill(cr);
+  }
+  for (guint i = 0; i < rows->len; i++) { /* every candidate, by family */
     const ResultRow *r = rows->pdata[i];
     if (!usable(r, x, y))
       continue;
-    double cr_, cg, cb;
-    hsv((double)index_of(g.families, r->family) / MAX(g.families->len, 1), &cr_, &cg, &cb);
-    cairo_set_source_rgba(cr, cr_, cg, cb, 0.75);
-    marker(cr, index_of(g.systems, r->system), px(x, result_value(r, x->col)), px(y, result_value(r, y->col)), 3);
+    double rgb[3];
+    family_colour(r->family, rgb);
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.8);
+    marker(cr, index_of(g.systems, r->system), px(x, result_value(r, x->col)), px(y, result_value(r, y->col)), 3.2);
     cairo_fill(cr);
   }
   draw_frontiers(cr, rows, x, y, &g);
   cairo_restore(cr);
-  draw_slo(cr, rows, x, y, &g, opt->slo, h);
-  draw_legend(cr, &g, w);
+  draw_picks(cr, rows, opt, x, y, &g, w, h);
+  draw_legend(cr, &g, faded, w);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  text(cr, MARGIN_L, 32, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
-  text(cr, MARGIN_L, 52, 12, FALSE, 0, "each dot a configuration; lines: the Pareto frontier of each system (up and to the right is better)");
+  text(cr, MARGIN_L, 30, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
+  g_autofree char *dir = directions(opt);
+  g_autofree char *sub = opt->slo_text ? g_strdup_printf("each dot a configuration; lines: each system's Pareto frontier "
+                                                          "of those meeting the SLO (%s); %s", opt->slo_text, dir)
+                                       : g_strdup_printf("each dot a configuration; lines: each system's Pareto "
+                                                         "frontier; %s", dir);
+  text(cr, MARGIN_L, 52, 11.5, FALSE, 0, sub);
   g_ptr_array_unref(g.systems);
   g_ptr_array_unref(g.families);
 }
 
 static gboolean setup_axes(GPtrArray *rows, const ChartOptions *opt, Axis *x, Axis *y, GError **error)
 {
-  x->col = results_column(opt->x ? opt->x : "tok_s_per_user");
-  y->col = results_column(opt->y ? opt->y : "tok_s_per_mw");
-  if (!results_column_numeric(x->col) || !results_column_numeric(y->col)) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no numeric result column '%s'",
-                !results_column_numeric(x->col) ? opt->x : opt->y);
-    return FALSE;
-  }
+  x->col = opt->x.col, y->col = opt->y.col;
   if (!axis_range(rows, x) || !axis_range(rows, y)) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no point with status ok and both %s and %s: nothing to draw",
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no point that ran with both %s and %s: nothing to draw",
                 x->col->name, y->col->name);
     return FALSE;
   }
@@ -445,12 +595,18 @@ gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *scr
     return FALSE;
   Groups g;
   groups_of(rows, &g);
-  g_autoptr(GString) d = g_string_new("# x y family_index system_index (block 0: every point; block k: frontier of system k)\n");
+  g_autoptr(GString) d = g_string_new("# x y rgb system_index (block 0: every point that ran, its family's colour, grey "
+                                      "when it breaks the SLO; block k: frontier of system k)\n");
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
+    if (!placeable(r, &x, &y))
+      continue;
+    double rgb[3] = { 0.8, 0.8, 0.8 };
     if (usable(r, &x, &y))
-      g_string_append_printf(d, "%.6g %.6g %d %d\n", result_value(r, x.col), result_value(r, y.col),
-                             index_of(g.families, r->family), index_of(g.systems, r->system));
+      family_colour(r->family, rgb);
+    int packed = ((int)(rgb[0] * 255) << 16) | ((int)(rgb[1] * 255) << 8) | (int)(rgb[2] * 255);
+    g_string_append_printf(d, "%.6g %.6g %d %d\n", result_value(r, x.col), result_value(r, y.col), packed,
+                           index_of(g.systems, r->system));
   }
   for (guint s = 0; s < g.systems->len; s++) {
     g_autofree char *name = g_strdup(g.systems->pdata[s]);
@@ -487,10 +643,21 @@ gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *scr
   gp_string(sc, axis_title(y.col));
   g_string_append(sc, "\nset grid\nset key outside right\n");
   g_string_append_printf(sc, "%s%s", x.log ? "set logscale x\n" : "", y.log ? "set logscale y\n" : "");
-  g_string_append_printf(sc, "set palette rgbformulae 33,13,10\nunset colorbox\n");
+  for (guint s = 0; s < g.systems->len; s++) { /* each system's pick, ringed and labelled */
+    const ResultRow *best = frontier_best(rows, g.systems->pdata[s], &opt->y);
+    if (!best || !usable(best, &x, &y))
+      continue;
+    g_autofree char *label = g_strdup_printf("%s: %.3g %s at %.3g %s (point %" G_GSIZE_FORMAT ")", best->system,
+                                             result_value(best, y.col), column_words(y.col), result_value(best, x.col),
+                                             column_words(x.col), best->point);
+    g_string_append_printf(sc, "set label %u ", s + 1);
+    gp_string(sc, label);
+    g_string_append_printf(sc, " at %.6g,%.6g point pt 6 ps 2.5 offset 1.5,%.1f\n", result_value(best, x.col),
+                           result_value(best, y.col), 1.0 + 1.2 * s);
+  }
   g_string_append(sc, "plot ");
   gp_string(sc, base);
-  g_string_append(sc, " index 0 using 1:2:3 with points pt 7 ps 0.6 lc palette notitle");
+  g_string_append(sc, " index 0 using 1:2:3 with points pt 7 ps 0.6 lc rgb variable notitle");
   for (guint s = 0; s < g.systems->len; s++) {
     g_string_append(sc, ", \\\n     ");
     gp_string(sc, base);

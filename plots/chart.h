@@ -7,10 +7,13 @@
 
 #include <glib.h>
 
+#include "frontier.h"
+
 typedef struct {
   const char *title;
-  const char *x, *y;   /* result columns (default tok_s_per_user, tok_s_per_mw) */
-  double slo;          /* x value from which the best point of each system is annotated; 0: none */
+  FrontierAxis x, y;   /* the axes and which way is better (frontier.h) */
+  double slo_x;        /* an SLO's floor on the x axis, drawn as a dashed line (0: none) */
+  const char *slo_text; /* the SLO in words, for the caption (NULL: none) */
   int width, height;   /* points (PNG pixels) */
 } ChartOptions;
 

@@ -9,36 +9,15 @@
 #include "predict.h"
 #include "slo.h"
 
-static void engine_label(GString *s, const char *prefix, const EngineSpec *e)
-{
-  g_string_append_printf(s, "%s%s%dx tp%d", *s->str ? " " : "", prefix, e->workers, e->tp);
-  if (e->pp > 1)
-    g_string_append_printf(s, " pp%d", e->pp);
-  if (e->ep > 1)
-    g_string_append_printf(s, " ep%d", e->ep);
-  if (e->attention_dp)
-    g_string_append(s, " dp");
-}
-
-/* Mode, parallelism and precision: what a chart colours by. */
 char *point_family_label(const Point *pt)
 {
-  const ScenarioParams *p = &pt->p;
-  GString *s = g_string_new(NULL);
-  if (p->serving.mode == MODE_AGGREGATED) {
-    engine_label(s, "agg ", &p->serving.agg);
-  } else {
-    engine_label(s, "P ", &p->serving.prefill);
-    engine_label(s, "D ", &p->serving.decode);
-  }
-  if (p->serving.green_prefill_sms > 0)
-    g_string_append_printf(s, " gc%.0f%%", 100 * p->serving.green_prefill_sms);
-  g_string_append_printf(s, " %s", precision_names[p->serving.precision]);
-  if (p->serving.weight_only && system_compute_precision(&pt->system, p->serving.precision) != p->serving.precision)
-    g_string_append(s, " weight-only");
-  if (p->serving.spec_method == SPEC_MTP)
-    g_string_append(s, " mtp");
-  return g_string_free(s, FALSE);
+  const ServingParams *sv = &pt->p.serving;
+  const EngineSpec *e = sv->mode == MODE_DISAGGREGATED ? &sv->decode : &sv->agg;
+  const char *cls = e->attention_dp ? (e->ep > 1 ? "attention-DP + EP" : "attention-DP")
+                    : e->ep > 1     ? "TP + EP"
+                    : e->pp > 1     ? "TP + PP"
+                                    : "TP";
+  return g_strdup_printf("%s: %s", mode_names[sv->mode], cls);
 }
 
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out)

@@ -24,8 +24,9 @@ void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out);
 /* Frees an array of ResultRow * (rows read or evaluated). */
 void evaluate_rows_free(GPtrArray *rows);
 
-/* The family a chart colours a point by: mode, parallelism and precision ("agg 1x tp8 ep8 dp fp8"),
- * newly allocated. The full configuration label is deployment_label (label.h). */
+/* The family a planner thinks in and the chart colours a point by: its mode and its parallelism
+ * class ("aggregated: attention-DP + EP"; a disaggregated point's decode pool), newly allocated.
+ * The full configuration label is deployment_label (label.h). */
 char *point_family_label(const Point *pt);
 
 #endif

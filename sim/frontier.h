@@ -1,16 +1,34 @@
-/* frontier.h — the Pareto frontier of a results table.
+/* frontier.h — the Pareto frontier of a results table, and the best point to act on.
  *
  * A point is on the frontier when no other point of its group (its system, or the whole table) is
- * at least as good on both axes and better on one. Both axes are maximised: by default tokens/s
- * per user (interactivity) and tokens/s per MW (the factory), the two axes of the AI-factory chart.
- * Only rows with status ok and both values known take part. */
+ * at least as good on both axes and better on one. Each axis has a direction: a column is
+ * maximised or minimised as its meaning says (tokens/s up, dollars, joules and latencies down), or
+ * as asked with a ':max' or ':min' suffix. By default the axes of the AI-factory chart: tokens/s
+ * per user (interactivity) and tokens/s per MW (the factory). Only rows with status ok (they meet
+ * the scenario's SLO) and both values known take part: the frontier, the chart's annotation and
+ * `aifsim plan` all pick from the same rows. */
 #ifndef AIF_FRONTIER_H
 #define AIF_FRONTIER_H
 
 #include "results.h"
 
-/* Sets on_frontier (0 or 1; -1 for rows that do not take part) on every row. X and Y name result
- * columns; PER_SYSTEM computes one frontier per system, else one for all rows. */
-gboolean frontier_mark(GPtrArray *rows, const char *x, const char *y, gboolean per_system, GError **error);
+typedef struct {
+  const ResultColumn *col;
+  gboolean maximise;
+} FrontierAxis;
+
+/* SPEC is "COLUMN", "COLUMN:max" or "COLUMN:min"; a bare column takes its own direction. A column
+ * that is not numeric is an input error. */
+gboolean frontier_axis_parse(const char *spec, FrontierAxis *out, GError **error);
+/* Whether a bare COLUMN is maximised (FALSE for costs, energies, powers and latencies). */
+gboolean frontier_column_maximised(const ResultColumn *c);
+
+/* Sets on_frontier (0 or 1; -1 for rows that do not take part) on every row. PER_SYSTEM computes
+ * one frontier per system, else one for all rows. */
+void frontier_mark(GPtrArray *rows, const FrontierAxis *x, const FrontierAxis *y, gboolean per_system);
+/* The ok row of SYSTEM best on Y (NULL: any system), the first by point on a tie; NULL when none. */
+const ResultRow *frontier_best(GPtrArray *rows, const char *system, const FrontierAxis *y);
+/* The chart's axes: tokens/s per user and tokens/s per MW, both maximised. */
+void frontier_default_axes(FrontierAxis *x, FrontierAxis *y);
 
 #endif

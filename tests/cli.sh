@@ -122,7 +122,24 @@ expect_err "journal of another run" "resume says whose journal it is"
 # pareto and plot on a results file
 cp "$out/a/results.csv" "$out/p.csv"
 expect_rc 0 "pareto" "$AIFSIM" pareto "$out/p.csv"
-cmp -s "$out/a/results.csv" "$out/p.csv" && ok || fail "pareto recomputes the same frontier"
+cmp -s "$out/a/results.csv" "$out/p.pareto.csv" && ok || fail "pareto recomputes the same frontier"
+cmp -s "$out/a/results.csv" "$out/p.csv" && ok || fail "pareto leaves its input as it was"
+expect_rc 0 "pareto on a minimised cost" "$AIFSIM" pareto "$out/p.csv" -y usd_per_mtok -o "$out/cost.csv"
+python3 - "$out/cost.csv" <<'PY' && ok || fail "a minimised axis: the frontier runs through the cheapest points"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+for system in {r["system"] for r in rows}:
+    mine = [r for r in rows if r["system"] == system]
+    cheapest = min(mine, key=lambda r: float(r["usd_per_mtok"]))
+    dearest = max(mine, key=lambda r: float(r["usd_per_mtok"]))
+    fastest = max(float(r["tok_s_per_user"]) for r in mine)
+    assert any(r["on_frontier"] == "1" and float(r["usd_per_mtok"]) == float(cheapest["usd_per_mtok"]) for r in mine)
+    assert dearest["on_frontier"] == "0" or float(dearest["tok_s_per_user"]) == fastest
+PY
+expect_rc 0 "pareto in place" "$AIFSIM" pareto "$out/cost.csv" --in-place
+cmp -s "$out/a/results.csv" "$out/cost.csv" && ok || fail "pareto --in-place rewrites its input"
+expect_rc 2 "pareto with a bad direction" "$AIFSIM" pareto "$out/p.csv" -y usd_per_mtok:least
+expect_err "expected COLUMN, COLUMN:max or COLUMN:min" "pareto names the directions"
 expect_rc 0 "plot svg" "$AIFSIM" plot "$out/a/results.csv" -o "$out/c.svg" --slo 50
 grep -q '<svg' "$out/c.svg" && [ -s "$out/c.gp" ] && [ -s "$out/c.dat" ] && ok || fail "plot writes an SVG and its gnuplot twin"
 expect_rc 0 "plot pdf" "$AIFSIM" plot "$out/a/results.csv" -o "$out/c.pdf"
@@ -215,7 +232,7 @@ workload: {input: 1024, output: 1024, arrival: {kind: closed, users: 16}}
 serving: {precision: fp4, aggregated: {tp: 1}}
 YAML
 expect_rc 0 "FP4 on H200" "$AIFSIM" run "$out/wo.yaml" -o "$out/wo"
-[ "$(col "$out/wo/results.csv" family)$(col "$out/wo/results.csv" status)" = "agg 1x tp1 fp4 weight-onlyok" ] && ok ||
+[ "$(col "$out/wo/results.csv" config)$(col "$out/wo/results.csv" status)" = "agg 1x tp1 fp4 weight-only trtllm c16ok" ] && ok ||
   fail "FP4 on H200 runs weight-only"
 sed 's/precision: fp4,/precision: fp4, weight_only: false,/' "$out/wo.yaml" >"$out/wo-off.yaml"
 expect_rc 0 "FP4 on H200, weight-only off" "$AIFSIM" run "$out/wo-off.yaml" -o "$out/wo-off"
@@ -264,8 +281,44 @@ grep -q '^h100-sxm-hgx8,"agg' "$out/plan/plan.csv" && grep -q '^gb200-nvl72,"agg
 grep -q 'tok/s/MW' "$out/stdout" && ok || fail "plan prints its table"
 expect_rc 0 "plan with an impossible SLO" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan2" --min-tok-s-per-user 100000
 grep -q 'no configuration meets the SLO' "$out/stdout" && ok || fail "plan says when nothing meets the SLO"
+# plan into a run's folder: the same results.csv (frontier kept), and the pick is the point the
+# chart rings (chart.gp labels it with the same figures)
+expect_rc 0 "run the default scenario's SLO sweep" "$AIFSIM" run -o "$out/both"
+cp "$out/both/results.csv" "$out/both-run.csv"
+expect_rc 0 "plan into the run's folder" "$AIFSIM" plan -o "$out/both" --format csv
+cmp -s "$out/both/results.csv" "$out/both-run.csv" && ok || fail "plan and run write the same results.csv into one folder"
+python3 - "$out/both" <<'PY' && ok || fail "plan picks the point the chart annotates, and no frontier point breaks the SLO"
+import csv, re, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/results.csv")))
+assert all(r["status"] == "ok" for r in rows if r["on_frontier"] == "1")
+picks = {r["system"]: r for r in csv.DictReader(open(d + "/plan.csv"))}
+labels = dict(re.findall(r"set label \d+ '([^:']+): .* tok/s per MW .*\(point (\d+)\)'", open(d + "/chart.gp").read()))
+assert picks and set(labels) == set(picks), (labels, picks)
+for system, r in picks.items():
+    assert labels[system] == r["point"], (system, labels[system], r["point"])
+    row = next(x for x in rows if x["point"] == r["point"])
+    assert row["status"] == "ok" and float(row["ttft_p90_ms"]) <= 2000 and float(row["tok_s_per_user"]) >= 50
+PY
+expect_rc 2 "plan with an unknown format" "$AIFSIM" plan -o "$out/both" --format yaml
+expect_err "--format expects one of table, csv, json, got 'yaml'" "plan names its formats"
 expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan3" --max-ttft fast
 expect_err "'plan.max_ttft' expects a number with a unit like '2 us', got 'fast'" "plan --max-ttft error"
+
+# an overloaded open loop is unstable whatever the number of requests (its medians are only the
+# run's length); below capacity it is ok
+for n in 400 4000; do
+cat >"$out/over$n.yaml" <<YAML
+name: over
+system: h200-sxm-hgx8
+model: llama-3.3-70b
+workload: {input: 1024, output: 1024, requests: $n, arrival: {kind: poisson, rate: [1 req/s, 32 req/s]}}
+serving: {precision: fp8, aggregated: {tp: 1}}
+YAML
+expect_rc 0 "open loop, $n requests" "$AIFSIM" run "$out/over$n.yaml" -o "$out/over$n"
+[ "$(col "$out/over$n/results.csv" status | tr '\n' ' ')" = "ok unstable " ] && ok ||
+  fail "32 req/s on one H200 is unstable, 1 req/s ok ($n requests: $(col "$out/over$n/results.csv" status | tr '\n' ' '))"
+done
 
 # a benchmark client: users together at t = 0, every request counted; the first wave queues
 cat >"$out/client.yaml" <<'YAML'

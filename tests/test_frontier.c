@@ -1,5 +1,6 @@
 /* test_frontier.c — the Pareto frontier on hand-made point sets: dominated points, ties on one
- * axis, exact duplicates, per-system groups, rows that do not take part. */
+ * axis, exact duplicates, per-system groups, rows that do not take part, minimised axes; and the
+ * pick (frontier_best) that the chart and `aifsim plan` share. */
 #include "test_util.h"
 #include "frontier.h"
 
@@ -13,6 +14,21 @@ static ResultRow *row(GPtrArray *rows, const char *system, double user, double m
   r->tok_s_per_mw = mw;
   g_ptr_array_add(rows, r);
   return r;
+}
+
+/* The chart's axes, or the axes SPEC_X and SPEC_Y name. */
+static void axes(const char *spec_x, const char *spec_y, FrontierAxis *x, FrontierAxis *y)
+{
+  g_autoptr(GError) err = NULL;
+  ck_assert_msg(frontier_axis_parse(spec_x, x, &err) && frontier_axis_parse(spec_y, y, &err), "%s",
+                err ? err->message : "");
+}
+
+static void mark(GPtrArray *rows, const char *spec_x, const char *spec_y, gboolean per_system)
+{
+  FrontierAxis x, y;
+  axes(spec_x, spec_y, &x, &y);
+  frontier_mark(rows, &x, &y, per_system);
 }
 
 static void free_rows(GPtrArray *rows)
@@ -36,8 +52,7 @@ START_TEST(dominated_ties_duplicates)
   ResultRow *g = row(rows, "s", 40, 10, OUTCOME_OK);   /* the most interactive: on */
   ResultRow *h = row(rows, "s", 50, 90, OUTCOME_INFEASIBLE); /* does not take part */
   ResultRow *i = row(rows, "s", NAN, 500, OUTCOME_OK); /* unknown x: does not take part */
-  g_autoptr(GError) err = NULL;
-  ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, &err));
+  mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE);
   ck_assert_int_eq(a->on_frontier, 1);
   ck_assert_int_eq(b->on_frontier, 0);
   ck_assert_int_eq(c->on_frontier, 0);
@@ -56,17 +71,20 @@ START_TEST(per_system_or_all)
   GPtrArray *rows = g_ptr_array_new();
   ResultRow *h = row(rows, "hopper", 10, 10, OUTCOME_OK);
   ResultRow *b = row(rows, "blackwell", 20, 100, OUTCOME_OK);
-  g_autoptr(GError) err = NULL;
-  ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, &err));
+  mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE);
   ck_assert_int_eq(h->on_frontier, 1); /* best of its own system */
   ck_assert_int_eq(b->on_frontier, 1);
-  ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", FALSE, &err));
+  mark(rows, "tok_s_per_user", "tok_s_per_mw", FALSE);
   ck_assert_int_eq(h->on_frontier, 0); /* dominated once systems compete */
   ck_assert_int_eq(b->on_frontier, 1);
-  /* any two numeric columns; a text column is refused */
-  ck_assert(frontier_mark(rows, "tok_s_per_mw", "tok_s_per_user", FALSE, &err));
-  ck_assert(!frontier_mark(rows, "system", "tok_s_per_user", FALSE, &err));
+  /* any two numeric columns; a text column or an unknown direction is refused */
+  FrontierAxis x;
+  g_autoptr(GError) err = NULL;
+  ck_assert(!frontier_axis_parse("system", &x, &err));
   ck_assert_str_eq(err->message, "no numeric result column 'system' (see docs/results.md)");
+  g_clear_error(&err);
+  ck_assert(!frontier_axis_parse("tok_s_per_mw:most", &x, &err));
+  ck_assert_str_eq(err->message, "'tok_s_per_mw:most': expected COLUMN, COLUMN:max or COLUMN:min");
   free_rows(rows);
 }
 END_TEST
@@ -80,7 +98,7 @@ START_TEST(matches_brute_force)
   for (int k = 0; k < 3000; k++)
     row(rows, k % 3 ? "x" : "y", g_rand_int_range(rnd, 0, 60), g_rand_int_range(rnd, 0, 60), OUTCOME_OK);
   g_rand_free(rnd);
-  ck_assert(frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, NULL));
+  mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE);
   for (guint p = 0; p < rows->len; p++) {
     const ResultRow *a = rows->pdata[p];
     gboolean dominated = FALSE;
@@ -96,6 +114,64 @@ START_TEST(matches_brute_force)
 }
 END_TEST
 
+/* A cost is minimised: against tokens/s per user, the frontier of $/Mtok runs through the cheapest
+ * points, not the dearest. Points (user, $/Mtok): a (10, 1.0) cheapest; b (20, 2.0) faster at a
+ * price: on; c (15, 3.0) slower and dearer than b: off; d (25, 5.0) the fastest: on. Asked to
+ * maximise the cost instead (":max"), d and c's side wins: a is off. A bare usd_per_mtok is
+ * minimised by its meaning. */
+START_TEST(minimised_axis)
+{
+  GPtrArray *rows = g_ptr_array_new();
+  ResultRow *a = row(rows, "s", 10, 0, OUTCOME_OK), *b = row(rows, "s", 20, 0, OUTCOME_OK);
+  ResultRow *c = row(rows, "s", 15, 0, OUTCOME_OK), *d = row(rows, "s", 25, 0, OUTCOME_OK);
+  a->usd_per_mtok = 1.0, b->usd_per_mtok = 2.0, c->usd_per_mtok = 3.0, d->usd_per_mtok = 5.0;
+  FrontierAxis x, y;
+  axes("tok_s_per_user", "usd_per_mtok", &x, &y);
+  ck_assert(x.maximise && !y.maximise);
+  frontier_mark(rows, &x, &y, TRUE);
+  ck_assert_int_eq(a->on_frontier, 1);
+  ck_assert_int_eq(b->on_frontier, 1);
+  ck_assert_int_eq(c->on_frontier, 0);
+  ck_assert_int_eq(d->on_frontier, 1);
+  ck_assert_ptr_eq(frontier_best(rows, "s", &y), a); /* the cheapest */
+  mark(rows, "tok_s_per_user", "usd_per_mtok:max", TRUE);
+  ck_assert_int_eq(a->on_frontier, 0);
+  ck_assert_int_eq(d->on_frontier, 1);
+  /* both minimised: TTFT against $/Mtok, a (1 s, $1) beats c (3 s, $3) */
+  a->ttft_p50_ms = 1000, b->ttft_p50_ms = 500, c->ttft_p50_ms = 3000, d->ttft_p50_ms = 200;
+  mark(rows, "ttft_p50_ms", "usd_per_mtok", TRUE);
+  ck_assert_int_eq(a->on_frontier, 1);
+  ck_assert_int_eq(c->on_frontier, 0);
+  free_rows(rows);
+}
+END_TEST
+
+/* The pick: the ok row of the system best on y; a row that breaks the SLO, is queue-bound or
+ * unstable is never picked however good its figures, nor is it on the frontier; ties go to the
+ * first point. */
+START_TEST(pick_meets_the_slo)
+{
+  GPtrArray *rows = g_ptr_array_new();
+  ResultRow *ok = row(rows, "s", 50, 100, OUTCOME_OK);
+  ResultRow *tie = row(rows, "s", 60, 100, OUTCOME_OK);
+  ResultRow *slow = row(rows, "s", 20, 900, OUTCOME_SLO_VIOLATED);
+  ResultRow *queued = row(rows, "s", 40, 800, OUTCOME_QUEUE_BOUND);
+  ResultRow *unstable = row(rows, "s", 40, 700, OUTCOME_UNSTABLE);
+  row(rows, "t", 30, 50, OUTCOME_OK);
+  FrontierAxis x, y;
+  frontier_default_axes(&x, &y);
+  frontier_mark(rows, &x, &y, TRUE);
+  ck_assert_ptr_eq(frontier_best(rows, "s", &y), ok);
+  ck_assert_int_eq(tie->on_frontier, 1);
+  ck_assert_int_eq(ok->on_frontier, 0); /* tie has the same y and more x */
+  ck_assert_int_eq(slow->on_frontier, -1);
+  ck_assert_int_eq(queued->on_frontier, -1);
+  ck_assert_int_eq(unstable->on_frontier, -1);
+  ck_assert_ptr_eq(frontier_best(rows, "u", &y), NULL);
+  free_rows(rows);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("frontier");
@@ -103,6 +179,8 @@ int main(void)
   tcase_add_test(tc, dominated_ties_duplicates);
   tcase_add_test(tc, per_system_or_all);
   tcase_add_test(tc, matches_brute_force);
+  tcase_add_test(tc, minimised_axis);
+  tcase_add_test(tc, pick_meets_the_slo);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

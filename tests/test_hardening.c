@@ -135,6 +135,7 @@ START_TEST(gnuplot_strings)
     g_ptr_array_add(rows, r);
   }
   ChartOptions co = { .title = "t'; system 'id'; '\nreset", .width = 400, .height = 300 };
+  frontier_default_axes(&co.x, &co.y);
   g_autofree char *gp = g_build_filename(dir, "c.gp", NULL), *dat = g_build_filename(dir, "c.dat", NULL);
   g_autoptr(GError) err = NULL;
   ck_assert_msg(chart_gnuplot(rows, &co, gp, dat, &err), "%s", err ? err->message : "");

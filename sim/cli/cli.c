@@ -110,3 +110,13 @@ void run_args_clear(RunArgs *a)
   g_clear_pointer(&a->engine, g_free);
   g_clear_pointer(&a->catalog_dirs, g_strfreev);
 }
+
+int cli_choice(const char *command, const char *option, const char *value, const char *const *names)
+{
+  for (int i = 0; names[i]; i++)
+    if (strcmp(value, names[i]) == 0)
+      return i;
+  g_autofree char *list = g_strjoinv(", ", (char **)names);
+  fprintf(stderr, "aifsim %s: %s expects one of %s, got '%s'\n", command, option, list, value);
+  return -1;
+}

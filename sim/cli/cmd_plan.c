@@ -1,12 +1,16 @@
 /* cmd_plan.c — `aifsim plan SCENARIO.yaml`: for a power budget and an SLO, the best configuration
  * per system and the factory it implies (racks, GPUs, tokens/s, tokens/s per MW, MW on optics,
- * dollars per million tokens). The points come from the same sweep as `run`'s (sweep.h: workers on
- * every core, the journal, rows read back as results.csv has them). A table on stdout and
- * DIR/plan.csv; DIR/results.csv has every point. */
+ * dollars per million tokens), with the top points of each mode beside it (summary.h). The points
+ * come from the same sweep as `run`'s (sweep.h), and the pick is the point the chart annotates
+ * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
+ * share a folder without spoiling each other's files. Writes DIR/plan.csv. */
 #include "commands.h"
 #include "evaluate.h"
+#include "frontier.h"
 #include "output_dir.h"
 #include "results.h"
+#include "slo.h"
+#include "summary.h"
 #include "sweep.h"
 
 #include <math.h>
@@ -14,48 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-  const char *system;
-  const ResultRow *best;   /* the most tokens/s per MW that meets the SLO, or NULL */
-  double fastest_user;     /* the best tokens/s per user any ok point reached */
-} Choice;
-
-static gboolean meets(const ResultRow *r, const ScenarioParams *slo)
-{
-  return r->status == OUTCOME_OK && r->tok_s_per_user >= slo->plan.min_tok_s_per_user &&
-         (slo->plan.max_ttft <= 0 || r->ttft_p50_ms <= slo->plan.max_ttft * 1e3) && isfinite(r->tok_s_per_mw);
-}
-
-static GArray *choose(GPtrArray *rows, const ScenarioParams *slo)
-{
-  GArray *choices = g_array_new(FALSE, TRUE, sizeof(Choice));
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    Choice *c = NULL;
-    for (guint j = 0; j < choices->len && !c; j++)
-      if (strcmp(g_array_index(choices, Choice, j).system, r->system) == 0)
-        c = &g_array_index(choices, Choice, j);
-    if (!c) {
-      g_array_append_val(choices, ((Choice){ .system = r->system }));
-      c = &g_array_index(choices, Choice, choices->len - 1);
-    }
-    if (r->status == OUTCOME_OK)
-      c->fastest_user = MAX(c->fastest_user, r->tok_s_per_user);
-    if (meets(r, slo) && (!c->best || r->tok_s_per_mw > c->best->tok_s_per_mw))
-      c->best = r;
-  }
-  return choices;
-}
-
-static char *plan_csv(GArray *choices)
+static char *plan_csv(GPtrArray *systems, GPtrArray *picks)
 {
   GString *out = g_string_new("system,config,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
                               "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point\n");
-  for (guint i = 0; i < choices->len; i++) {
-    const Choice *c = &g_array_index(choices, Choice, i);
-    const ResultRow *r = c->best;
+  for (guint i = 0; i < systems->len; i++) {
+    const ResultRow *r = picks->pdata[i];
     if (!r) {
-      g_string_append_printf(out, "%s,,,,,,,,,,,,,\n", c->system);
+      g_string_append_printf(out, "%s,,,,,,,,,,,,,\n", (char *)systems->pdata[i]);
       continue;
     }
     g_string_append_printf(out, "%s,\"%s\",%.6g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%" G_GSIZE_FORMAT "\n",
@@ -66,48 +36,46 @@ static char *plan_csv(GArray *choices)
   return g_string_free(out, FALSE);
 }
 
-static void print_plan(GArray *choices, const ScenarioParams *slo)
+/* The SLO options, over the scenario's plan keys. */
+static gboolean slo_overrides(Scenario *sc, char *const *values, GError **error)
 {
-  printf("SLO: >= %.4g tok/s per user", slo->plan.min_tok_s_per_user);
-  if (slo->plan.max_ttft > 0)
-    printf(", median TTFT <= %.0f ms", slo->plan.max_ttft * 1e3);
-  printf("; facility budget %.4g MW\n\n", slo->factory.power_budget / 1e6);
-  printf("%-20s %-38s %8s %8s %6s %8s %9s %12s %9s %8s %8s\n", "system", "best configuration", "tok/s/u", "ttft_ms",
-         "racks", "GPUs", "tok/s", "tok/s/MW", "optics", "$/Mtok", "J/tok");
-  printf("%-20s %-38s %8s %8s %6s %8s %9s %12s %9s %8s %8s\n", "", "", "", "", "", "", "(M)", "(facility)", "MW", "", "");
-  for (guint i = 0; i < choices->len; i++) {
-    const Choice *c = &g_array_index(choices, Choice, i);
-    const ResultRow *r = c->best;
-    if (!r) {
-      printf("%-20s no configuration meets the SLO (fastest: %.1f tok/s per user)\n", c->system, c->fastest_user);
-      continue;
-    }
-    printf("%-20s %-38.38s %8.1f %8.0f %6.0f %8.0f %9.2f %12.0f %9.2f %8.3f %8.3f\n", r->system, r->config,
-           r->tok_s_per_user, r->ttft_p50_ms, r->racks, r->gpus, r->out_tok_s_per_gpu * r->gpus / 1e6,
-           r->tok_s_per_mw, r->optics_w_per_gpu * r->gpus / 1e6, r->usd_per_mtok, r->joules_per_token);
-  }
+  static const char *const keys[] = { "plan.min_tok_s_per_user", "plan.max_ttft", "plan.max_tpot", "plan.percentile" };
+  for (gsize k = 0; k < G_N_ELEMENTS(keys); k++)
+    if (values[k] && !scenario_override(sc, keys[k], values[k], error))
+      return FALSE;
+  return TRUE;
 }
 
 int cmd_plan(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
-  g_autofree char *min_user = NULL, *max_ttft = NULL;
-  gint jobs = (gint)g_get_num_processors();
+  char *slo[4] = { NULL, NULL, NULL, NULL };
+  g_autofree char *format = NULL;
+  gint jobs = (gint)g_get_num_processors(), top = 3;
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker processes (default: all cores)", "N" },
-    { "min-tok-s-per-user", 'u', 0, G_OPTION_ARG_STRING, &min_user, "slowest acceptable tokens/s per user (plan.min_tok_s_per_user)", "X" },
-    { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable median TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
+    { "min-tok-s-per-user", 'u', 0, G_OPTION_ARG_STRING, &slo[0], "slowest acceptable tokens/s per user (plan.min_tok_s_per_user)", "X" },
+    { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &slo[1], "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
+    { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &slo[2], "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
+    { "percentile", 0, 0, G_OPTION_ARG_STRING, &slo[3], "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
+    { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode (default 3)", "N" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FORMAT" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
-  g_option_context_set_summary(ctx, "For the scenario's power budget and SLO, the best configuration per system and\n"
-                                    "the factory it implies. Writes plan.csv and results.csv into DIR.");
+  g_option_context_set_summary(ctx, "For the scenario's power budget and SLO, the best configuration per system, the\n"
+                                    "factory it implies and the best points of each mode. Writes plan.csv and\n"
+                                    "results.csv into DIR.");
   g_option_context_add_main_entries(ctx, entries, NULL);
-  if (!cli_parse(ctx, "plan", &argc, &argv))
+  gboolean parsed = cli_parse(ctx, "plan", &argc, &argv);
+  g_autofree char *s0 = slo[0], *s1 = slo[1], *s2 = slo[2], *s3 = slo[3];
+  if (!parsed)
     return 2;
-  if (jobs < 1) {
-    fprintf(stderr, "aifsim plan: --jobs expects at least 1\n");
+  int fmt = cli_choice("plan", "--format", format ? format : "table", summary_format_names);
+  if (jobs < 1 || top < 1 || fmt < 0) {
+    if (fmt >= 0)
+      fprintf(stderr, "aifsim plan: --jobs and --top expect at least 1\n");
     return 2;
   }
   jobs = MIN(jobs, 4 * (int)g_get_num_processors());
@@ -116,26 +84,33 @@ int cmd_plan(int argc, char **argv)
   int rc = run_setup("plan", argc, argv, &a, &rs, &err);
   if (rc)
     return rc;
-  if ((min_user && !scenario_override(rs.scenario, "plan.min_tok_s_per_user", min_user, &err)) ||
-      (max_ttft && !scenario_override(rs.scenario, "plan.max_ttft", max_ttft, &err)))
+  if (!slo_overrides(rs.scenario, slo, &err))
     return cli_fail("plan", err);
   Point first;
   scenario_point(rs.scenario, rs.catalog, 0, &first);
-  /* the same sweep as run's: its workers, journal and the rows it reads back */
   SweepOptions so = { .jobs = jobs, .progress = isatty(STDERR_FILENO) };
   GPtrArray *rows = sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err);
   if (!rows) {
     point_clear(&first);
     return cli_fail("plan", err);
   }
-  g_autoptr(GArray) choices = choose(rows, &first.p);
-  g_autofree char *csv = plan_csv(choices);
+  FrontierAxis x, y;
+  frontier_default_axes(&x, &y);
+  frontier_mark(rows, &x, &y, TRUE);
+  g_autoptr(GPtrArray) systems = NULL, picks = NULL;
+  summary_picks(rows, &systems, &picks);
+  g_autofree char *csv = plan_csv(systems, picks);
   g_autofree char *csv_path = g_build_filename(rs.outdir, "plan.csv", NULL);
   gboolean ok = results_write(rs.outdir, rows, &err) && atomic_file_write(csv_path, csv, -1, &err);
   if (ok) {
     sweep_finish(rs.outdir);
-    print_plan(choices, &first.p);
-    printf("\n%u points evaluated. Plan: %s; every point: %s/results.csv\n", rows->len, csv_path, rs.outdir);
+    g_autofree char *slo_text = slo_describe(&first.p.plan);
+    SummaryOptions opt = { .top = (guint)top, .slo = slo_text, .budget_w = first.p.factory.power_budget,
+                           .percentile = first.p.plan.percentile == PCT_P99 ? 99 : first.p.plan.percentile == PCT_P90 ? 90 : 50 };
+    g_autofree char *text = summary_text(rows, &opt, (SummaryFormat)fmt);
+    fputs(text, stdout);
+    if (fmt == SUMMARY_TABLE)
+      printf("\nPlan: %s; every point: %s/results.csv\n", csv_path, rs.outdir);
   }
   point_clear(&first);
   evaluate_rows_free(rows);

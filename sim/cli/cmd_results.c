@@ -22,42 +22,65 @@ static int fail_rows(const char *cmd, GPtrArray *rows, GError *err)
   return cli_fail(cmd, err);
 }
 
+/* The axes -x and -y name ("COLUMN", "COLUMN:max" or "COLUMN:min"), or the chart's. */
+static gboolean axes_of(const char *x, const char *y, FrontierAxis *fx, FrontierAxis *fy, GError **error)
+{
+  frontier_default_axes(fx, fy);
+  return (!x || frontier_axis_parse(x, fx, error)) && (!y || frontier_axis_parse(y, fy, error));
+}
+
+/* RESULTS.csv -> RESULTS.pareto.csv: pareto's own file beside its input. */
+static char *pareto_path(const char *input)
+{
+  g_autofree char *stem = g_str_has_suffix(input, ".csv") ? g_strndup(input, strlen(input) - 4) : g_strdup(input);
+  return g_strconcat(stem, ".pareto.csv", NULL);
+}
+
 int cmd_pareto(int argc, char **argv)
 {
   g_autofree char *out = NULL, *x = NULL, *y = NULL;
-  gboolean all = FALSE;
+  gboolean all = FALSE, in_place = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write to FILE (default: rewrite RESULTS.csv)", "FILE" },
-    { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "first axis, maximised (default tok_s_per_user)", "COLUMN" },
-    { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "second axis, maximised (default tok_s_per_mw)", "COLUMN" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write to FILE (default: RESULTS.pareto.csv beside the input)", "FILE" },
+    { "in-place", 'i', 0, G_OPTION_ARG_NONE, &in_place, "rewrite RESULTS.csv itself", NULL },
+    { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "first axis (default tok_s_per_user); COLUMN:min or COLUMN:max sets its direction, else the column's own (costs, energy, power and latencies are minimised)", "COLUMN" },
+    { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "second axis (default tok_s_per_mw), as -x", "COLUMN" },
     { "all", 'a', 0, G_OPTION_ARG_NONE, &all, "one frontier over every system instead of one per system", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("RESULTS.csv");
   g_option_context_set_summary(ctx, "Recompute the Pareto frontier of a results file (the on_frontier column) over\n"
-                                    "two columns, and list the frontier points.");
+                                    "two columns, each maximised or minimised, write the table with it (to a new\n"
+                                    "file unless --in-place) and list the frontier points.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "pareto", &argc, &argv))
     return 2;
-  if (argc != 2) {
-    fprintf(stderr, "aifsim pareto: expected one RESULTS.csv\n");
+  if (argc != 2 || (out && in_place)) {
+    fprintf(stderr, "aifsim pareto: expected one RESULTS.csv (and -o or --in-place, not both)\n");
     return 2;
   }
   g_autoptr(GError) err = NULL;
+  FrontierAxis fx, fy;
+  if (!axes_of(x, y, &fx, &fy, &err))
+    return cli_fail("pareto", err);
   GPtrArray *rows = results_read(argv[1], &err);
-  if (!rows || !frontier_mark(rows, x ? x : "tok_s_per_user", y ? y : "tok_s_per_mw", !all, &err))
+  if (!rows)
     return fail_rows("pareto", rows, err);
+  frontier_mark(rows, &fx, &fy, !all);
   g_autofree char *csv = results_csv_text(rows);
-  if (!atomic_file_write(out ? out : argv[1], csv, -1, &err))
+  g_autofree char *target = in_place ? g_strdup(argv[1]) : out ? g_strdup(out) : pareto_path(argv[1]);
+  if (!atomic_file_write(target, csv, -1, &err))
     return fail_rows("pareto", rows, err);
-  const ResultColumn *cx = results_column(x ? x : "tok_s_per_user"), *cy = results_column(y ? y : "tok_s_per_mw");
-  printf("%-6s %-20s %-44s %14s %14s\n", "point", "system", "config", cx->name, cy->name);
+  g_autofree char *hx = g_strdup_printf("%s (%s)", fx.col->name, fx.maximise ? "max" : "min");
+  g_autofree char *hy = g_strdup_printf("%s (%s)", fy.col->name, fy.maximise ? "max" : "min");
+  printf("%-6s %-20s %-56s %20s %20s\n", "point", "system", "config", hx, hy);
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
     if (r->on_frontier == 1)
-      printf("%-6" G_GSIZE_FORMAT " %-20s %-44s %14.6g %14.6g\n", r->point, r->system, r->config,
-             result_value(r, cx), result_value(r, cy));
+      printf("%-6" G_GSIZE_FORMAT " %-20s %-56s %20.6g %20.6g\n", r->point, r->system, r->config,
+             result_value(r, fx.col), result_value(r, fy.col));
   }
+  printf("\nwith the frontier marked: %s\n", target);
   evaluate_rows_free(rows);
   return 0;
 }
@@ -69,9 +92,9 @@ int cmd_plot(int argc, char **argv)
   gint width = 1280, height = 800;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "chart file: .png, .svg or .pdf (default chart.png)", "FILE" },
-    { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "x axis column (default tok_s_per_user)", "COLUMN" },
-    { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "y axis column (default tok_s_per_mw)", "COLUMN" },
-    { "slo", 's', 0, G_OPTION_ARG_DOUBLE, &slo, "annotate each system's best point at x >= VALUE", "VALUE" },
+    { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "x axis column (default tok_s_per_user); COLUMN:min or COLUMN:max sets its direction", "COLUMN" },
+    { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "y axis column (default tok_s_per_mw), as -x", "COLUMN" },
+    { "slo", 's', 0, G_OPTION_ARG_DOUBLE, &slo, "draw an SLO's floor at x = VALUE", "VALUE" },
     { "title", 't', 0, G_OPTION_ARG_STRING, &title, "chart title", "TEXT" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "width in points (default 1280)", "N" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "height in points (default 800)", "N" },
@@ -79,7 +102,8 @@ int cmd_plot(int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("RESULTS.csv");
   g_option_context_set_summary(ctx, "Draw the AI-factory chart of a results file with cairo, and write a gnuplot\n"
-                                    "script (FILE.gp) and its data (FILE.dat) beside it.");
+                                    "script (FILE.gp) and its data (FILE.dat) beside it. Points whose status is not\n"
+                                    "ok are drawn faded; each system's best ok point on y is ringed.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "plot", &argc, &argv))
     return 2;
@@ -89,10 +113,14 @@ int cmd_plot(int argc, char **argv)
   }
   const char *path = out ? out : "chart.png";
   g_autoptr(GError) err = NULL;
+  ChartOptions co = { .title = title, .slo_x = slo, .width = width, .height = height };
+  if (!axes_of(x, y, &co.x, &co.y, &err))
+    return cli_fail("plot", err);
   GPtrArray *rows = results_read(argv[1], &err);
-  ChartOptions co = { .title = title, .x = x, .y = y, .slo = slo, .width = width, .height = height };
-  if (!rows || !frontier_mark(rows, x ? x : "tok_s_per_user", y ? y : "tok_s_per_mw", TRUE, &err) ||
-      !chart_render(rows, &co, path, &err))
+  if (!rows)
+    return fail_rows("plot", rows, err);
+  frontier_mark(rows, &co.x, &co.y, TRUE);
+  if (!chart_render(rows, &co, path, &err))
     return fail_rows("plot", rows, err);
   const char *dot = strrchr(path, '.');
   g_autofree char *stem = g_strndup(path, dot ? (gsize)(dot - path) : strlen(path));
@@ -162,7 +190,10 @@ int cmd_merge(int argc, char **argv)
   if (!lock)
     return fail_rows("merge", all, err);
   g_autofree char *res_out = g_build_filename(out, "scenario.resolved.yaml", NULL);
-  if (!frontier_mark(all, "tok_s_per_user", "tok_s_per_mw", TRUE, &err) || !results_write(out, all, &err) ||
+  FrontierAxis fx, fy;
+  frontier_default_axes(&fx, &fy);
+  frontier_mark(all, &fx, &fy, TRUE);
+  if (!results_write(out, all, &err) ||
       (scenario && !atomic_file_write(res_out, scenario, -1, &err)))
     return fail_rows("merge", all, err);
   printf("merged %u points from %d folders into %s/\n", all->len, argc - 1, out);

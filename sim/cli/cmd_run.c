@@ -12,6 +12,8 @@
 #include "output_dir.h"
 #include "results.h"
 #include "scenario.h"
+#include "slo.h"
+#include "summary.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -84,37 +86,13 @@ static gboolean write_catalog_used(const char *dir, const Catalog *c, GPtrArray 
   return write_citations(dir, c, error);
 }
 
-static void print_summary(GPtrArray *rows, const char *dir)
-{
-  guint ok = 0, infeasible = 0;
-  printf("%-6s %-18s %-16s %-40s %-11s %9s %10s %9s %9s %10s\n", "point", "system", "model", "config", "status",
-         "tok/s/u", "tok/s/gpu", "ttft_ms", "tpot_ms", "tok/s/MW");
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    ok += r->status == OUTCOME_OK;
-    infeasible += r->status == OUTCOME_INFEASIBLE;
-    if (rows->len > 40 && i >= 20 && i + 20 < rows->len) {
-      if (i == 20)
-        printf("... (%u more rows in results.csv)\n", rows->len - 40);
-      continue;
-    }
-    printf("%-6" G_GSIZE_FORMAT " %-18s %-16s %-40s %-11s", r->point, r->system, r->model, r->config,
-           outcome_names[r->status]);
-    if (isfinite(r->tok_s_per_user))
-      printf(" %9.1f %10.1f %9.1f %9.2f %10.0f\n", r->tok_s_per_user, r->out_tok_s_per_gpu, r->ttft_p50_ms,
-             r->tpot_p50_ms, r->tok_s_per_mw);
-    else
-      printf("  %s\n", r->reason ? r->reason : "");
-  }
-  printf("\n%u points: %u ok, %u pruned as infeasible (memory, parallelism, precision: not simulated), "
-         "%u unsupported. Results in %s/\n",
-         rows->len, ok, infeasible, rows->len - ok - infeasible, dir);
-}
-
 /* The frontier, the results files, and for a sweep the chart and its gnuplot twin. */
 static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **error)
 {
-  if (!frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, error) || !results_write(rs->outdir, rows, error))
+  FrontierAxis x, y;
+  frontier_default_axes(&x, &y);
+  frontier_mark(rows, &x, &y, TRUE);
+  if (!results_write(rs->outdir, rows, error))
     return FALSE;
   g_autofree char *resolved = scenario_resolved_yaml(rs->scenario, rs->catalog);
   g_autofree char *resolved_path = g_build_filename(rs->outdir, "scenario.resolved.yaml", NULL);
@@ -127,8 +105,9 @@ static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **erro
     return TRUE;
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
-  ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name,
-                      .slo = first.p.plan.min_tok_s_per_user, .width = 1280, .height = 800 };
+  g_autofree char *slo = slo_describe(&first.p.plan);
+  ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = x, .y = y,
+                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = slo, .width = 1280, .height = 800 };
   g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
   g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
   g_autofree char *dat = g_build_filename(rs->outdir, "chart.dat", NULL);
@@ -141,10 +120,13 @@ int cmd_run(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
   g_autofree char *shard = NULL;
-  gint jobs = (gint)g_get_num_processors();
+  g_autofree char *format = NULL;
+  gint jobs = (gint)g_get_num_processors(), top = 3;
   gboolean resume = FALSE;
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
+    { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode in the summary (default 3)", "N" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "the summary as a table (default), csv or json", "FORMAT" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker processes (default: all cores)", "N" },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "run only the K-th of N deterministic parts of the sweep", "K/N" },
     { "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "keep the points a stopped run finished; compute the rest", NULL },
@@ -163,7 +145,14 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "aifsim run: --jobs %d is more than 4 per core: using %d\n", jobs, max_jobs);
     jobs = max_jobs;
   }
+  int fmt = cli_choice("run", "--format", format ? format : "table", summary_format_names);
+  if (fmt < 0)
+    return 2;
   SweepOptions so = { .jobs = jobs, .resume = resume, .progress = isatty(STDERR_FILENO) };
+  if (top < 1) {
+    fprintf(stderr, "aifsim run: --top expects at least 1\n");
+    return 2;
+  }
   if (jobs < 1 || (shard && !sweep_parse_shard(shard, &so.shard, &so.shards))) {
     fprintf(stderr, "aifsim run: %s\n", jobs < 1 ? "--jobs expects at least 1" : "--shard expects K/N with 1 <= K <= N");
     return 2;
@@ -179,7 +168,16 @@ int cmd_run(int argc, char **argv)
   gboolean ok = write_outputs(&rs, rows, &err);
   if (ok) {
     sweep_finish(rs.outdir);
-    print_summary(rows, rs.outdir);
+    Point first;
+    scenario_point(rs.scenario, rs.catalog, 0, &first);
+    g_autofree char *slo = slo_describe(&first.p.plan);
+    SummaryOptions opt = { .top = (guint)top, .slo = slo, .budget_w = first.p.factory.power_budget,
+                           .percentile = first.p.plan.percentile == PCT_P99 ? 99 : first.p.plan.percentile == PCT_P90 ? 90 : 50 };
+    g_autofree char *text = summary_text(rows, &opt, (SummaryFormat)fmt);
+    fputs(text, stdout);
+    if (fmt == SUMMARY_TABLE)
+      printf("\nEvery point: %s/results.csv (columns: docs/results.md)\n", rs.outdir);
+    point_clear(&first);
   }
   evaluate_rows_free(rows);
   return ok ? 0 : cli_fail("run", err);

@@ -23,6 +23,8 @@ int cmd_merge(int argc, char **argv);
 
 /* Shared by the commands: report ERROR on stderr and map its code to an exit status. */
 int cli_fail(const char *command, GError *error);
+/* The index of VALUE in NAMES (NULL-terminated), or -1 after saying on stderr what OPTION expects. */
+int cli_choice(const char *command, const char *option, const char *value, const char *const *names);
 /* Parses a command's options; on a usage error prints it with the help hint and returns FALSE. */
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc, char ***argv);
 

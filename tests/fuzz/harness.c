@@ -321,16 +321,19 @@ int fuzz_results(const uint8_t *data, size_t size)
   g_hash_table_unref(seen);
   rows_free(all);
   /* pareto (both directions of an axis), plot and its gnuplot twin, as the commands run them */
-  if (frontier_mark(rows, "tok_s_per_user", "tok_s_per_mw", TRUE, &err)) {
-    ChartOptions co = { .title = "fuzz", .slo = 10, .width = 200, .height = 200 };
+  {
+    ChartOptions co = { .title = "fuzz", .slo_x = 10, .slo_text = "fuzz", .width = 200, .height = 200 };
+    frontier_default_axes(&co.x, &co.y);
+    frontier_mark(rows, &co.x, &co.y, TRUE);
     g_autofree char *png = g_build_filename(sh->dir, "c.png", NULL), *gp = g_build_filename(sh->dir, "c.gp", NULL);
     g_autofree char *dat = g_build_filename(sh->dir, "c.dat", NULL);
-    g_clear_error(&err);
     if (chart_render(rows, &co, png, &err))
       chart_gnuplot(rows, &co, gp, dat, NULL);
   }
   g_clear_error(&err);
-  frontier_mark(rows, "ttft_p50_ms", "usd_per_mtok", FALSE, &err);
+  FrontierAxis fx, fy;
+  if (frontier_axis_parse("ttft_p50_ms", &fx, NULL) && frontier_axis_parse("usd_per_mtok:max", &fy, NULL))
+    frontier_mark(rows, &fx, &fy, FALSE);
   rows_free(rows);
   return 0;
 }

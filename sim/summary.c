@@ -1,0 +1,246 @@
+/* summary.c — the best configurations per system and mode, at the SLO (see summary.h). */
+#include "summary.h"
+#include "frontier.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const summary_format_names[] = { "table", "csv", "json", NULL };
+
+static const char *const modes[] = { "aggregated", "disaggregated" };
+
+void summary_picks(GPtrArray *rows, GPtrArray **systems, GPtrArray **picks)
+{
+  FrontierAxis x, y;
+  frontier_default_axes(&x, &y);
+  *systems = g_ptr_array_new();
+  *picks = g_ptr_array_new();
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    gboolean seen = FALSE;
+    for (guint k = 0; k < (*systems)->len && !seen; k++)
+      seen = g_strcmp0((*systems)->pdata[k], r->system) == 0;
+    if (!seen) {
+      g_ptr_array_add(*systems, r->system);
+      g_ptr_array_add(*picks, (gpointer)frontier_best(rows, r->system, &y));
+    }
+  }
+}
+
+static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b)
+{
+  const ResultRow *p = *(const ResultRow *const *)a, *q = *(const ResultRow *const *)b;
+  if (p->tok_s_per_mw != q->tok_s_per_mw)
+    return p->tok_s_per_mw > q->tok_s_per_mw ? -1 : 1;
+  return p->point < q->point ? -1 : p->point > q->point;
+}
+
+/* The ok rows of SYSTEM in MODE, best first, at most TOP. */
+static GPtrArray *top_rows(GPtrArray *rows, const char *system, const char *mode, guint top)
+{
+  GPtrArray *out = g_ptr_array_new();
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    if (r->status == OUTCOME_OK && isfinite(r->tok_s_per_mw) && g_strcmp0(r->system, system) == 0 &&
+        g_strcmp0(r->mode, mode) == 0)
+      g_ptr_array_add(out, (gpointer)r);
+  }
+  g_ptr_array_sort(out, by_tok_s_per_mw);
+  if (out->len > top)
+    g_ptr_array_set_size(out, top);
+  return out;
+}
+
+static void count_outcomes(GPtrArray *rows, guint *n)
+{
+  memset(n, 0, OUTCOME_COUNT_ * sizeof *n);
+  for (guint i = 0; i < rows->len; i++)
+    n[((const ResultRow *)rows->pdata[i])->status]++;
+}
+
+static char *counts_text(GPtrArray *rows)
+{
+  guint n[OUTCOME_COUNT_];
+  count_outcomes(rows, n);
+  static const OutcomeKind order[] = { OUTCOME_OK, OUTCOME_SLO_VIOLATED, OUTCOME_QUEUE_BOUND, OUTCOME_UNSTABLE,
+                                       OUTCOME_INFEASIBLE, OUTCOME_UNSUPPORTED };
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "%u points:", rows->len);
+  for (gsize k = 0; k < G_N_ELEMENTS(order); k++)
+    g_string_append_printf(s, "%s %u %s", k ? "," : "", n[order[k]], outcome_names[order[k]]);
+  return g_string_free(s, FALSE);
+}
+
+static double factory_tok_s(const ResultRow *r) { return r->out_tok_s_per_gpu * r->gpus; }
+
+/* TTFT at the SLO's percentile, ms (the median where the method gave no other). */
+static double ttft_at(const ResultRow *r, int pct)
+{
+  double v = pct == 99 ? r->ttft_p99_ms : pct == 90 ? r->ttft_p90_ms : r->ttft_p50_ms;
+  return isnan(v) ? r->ttft_p50_ms : v;
+}
+
+static void table_row(GString *s, guint rank, const ResultRow *r, int pct)
+{
+  g_string_append_printf(s, "  %2u  %10.0f %9.1f %10.1f %9.3f %7.0f %8.3f  %s\n", rank, r->tok_s_per_mw,
+                         r->out_tok_s_per_gpu, r->tok_s_per_user, ttft_at(r, pct) / 1e3, r->racks, r->usd_per_mtok,
+                         r->config);
+}
+
+/* Whether any row of SYSTEM is in MODE: a mode the sweep left out is not "no point meets the SLO". */
+static gboolean mode_swept(GPtrArray *rows, const char *system, const char *mode)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    if (g_strcmp0(r->system, system) == 0 && g_strcmp0(r->mode, mode) == 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static char *table(GPtrArray *rows, const SummaryOptions *opt, GPtrArray *systems, GPtrArray *picks)
+{
+  GString *s = g_string_new(NULL);
+  g_autofree char *counts = counts_text(rows);
+  g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
+  for (guint k = 0; k < systems->len; k++) {
+    const ResultRow *p = picks->pdata[k];
+    g_string_append_printf(s, "\n%s\n", (char *)systems->pdata[k]);
+    if (!p) {
+      g_string_append(s, "  no configuration meets the SLO\n");
+      continue;
+    }
+    g_string_append_printf(s, "  pick: %s\n  %.0f racks, %.0f GPUs, %.4g MW facility: %.3g M tok/s, %.0f tok/s per MW, "
+                              "$%.3f per M tokens, %.1f tok/s per user, p%d TTFT %.3g s\n",
+                           p->config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
+                           p->usd_per_mtok, p->tok_s_per_user, opt->percentile, ttft_at(p, opt->percentile) / 1e3);
+    for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
+      g_autoptr(GPtrArray) top = top_rows(rows, systems->pdata[k], modes[m], opt->top);
+      if (!top->len) {
+        g_string_append_printf(s, "  %s: %s\n", modes[m],
+                               mode_swept(rows, systems->pdata[k], modes[m]) ? "no point meets the SLO" : "not swept");
+        continue;
+      }
+      g_autofree char *ttft = g_strdup_printf("p%d TTFT s", opt->percentile);
+      g_string_append_printf(s, "  %s\n  %2s  %10s %9s %10s %9s %7s %8s  %s\n", modes[m], "#", "tok/s/MW", "tok/s/GPU",
+                             "tok/s/user", ttft, "racks", "$/Mtok", "configuration");
+      for (guint i = 0; i < top->len; i++)
+        table_row(s, i + 1, top->pdata[i], opt->percentile);
+    }
+  }
+  return g_string_free(s, FALSE);
+}
+
+static void csv_field(GString *s, const char *v)
+{
+  gboolean quote = strpbrk(v, ",\"\n\r") != NULL;
+  if (!quote) {
+    g_string_append(s, v);
+    return;
+  }
+  g_string_append_c(s, '"');
+  for (; *v; v++) {
+    if (*v == '"')
+      g_string_append_c(s, '"');
+    g_string_append_c(s, *v);
+  }
+  g_string_append_c(s, '"');
+}
+
+static void json_string(GString *s, const char *v)
+{
+  g_string_append_c(s, '"');
+  for (; v && *v; v++) {
+    if (*v == '"' || *v == '\\')
+      g_string_append_printf(s, "\\%c", *v);
+    else if ((unsigned char)*v < 0x20)
+      g_string_append_printf(s, "\\u%04x", *v);
+    else
+      g_string_append_c(s, *v);
+  }
+  g_string_append_c(s, '"');
+}
+
+/* The figures every format gives a listed point, in order. */
+static const char *const figure_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttft_p50_ms", "tok_s_per_mw",
+                                            "racks", "gpus", "usd_per_mtok" };
+
+static void figures(const ResultRow *r, double *v)
+{
+  double f[] = { r->out_tok_s_per_gpu, r->tok_s_per_user, r->ttft_p50_ms, r->tok_s_per_mw, r->racks, r->gpus,
+                 r->usd_per_mtok };
+  memcpy(v, f, sizeof f);
+}
+
+/* Each listed point: system, mode, rank (0: the system's pick), point, configuration, figures. */
+typedef void (*EmitFunc)(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r);
+
+static void emit_all(GPtrArray *rows, const SummaryOptions *opt, GPtrArray *systems, GPtrArray *picks, GString *s,
+                     EmitFunc emit)
+{
+  for (guint k = 0; k < systems->len; k++) {
+    const ResultRow *p = picks->pdata[k];
+    if (p)
+      emit(s, systems->pdata[k], p->mode, 0, p);
+    for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
+      g_autoptr(GPtrArray) top = top_rows(rows, systems->pdata[k], modes[m], opt->top);
+      for (guint i = 0; i < top->len; i++)
+        emit(s, systems->pdata[k], modes[m], i + 1, top->pdata[i]);
+    }
+  }
+}
+
+static void emit_csv(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r)
+{
+  csv_field(s, system);
+  g_string_append_printf(s, ",%s,%u,%" G_GSIZE_FORMAT ",", mode, rank, r->point);
+  csv_field(s, r->config);
+  double v[G_N_ELEMENTS(figure_names)];
+  figures(r, v);
+  for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
+    g_string_append_printf(s, isfinite(v[i]) ? ",%.6g" : ",", v[i]);
+  g_string_append_printf(s, ",%.6g\n", factory_tok_s(r));
+}
+
+static void emit_json(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r)
+{
+  g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
+  json_string(s, system);
+  g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
+                         rank, r->point);
+  json_string(s, r->config);
+  double v[G_N_ELEMENTS(figure_names)];
+  figures(r, v);
+  for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
+    g_string_append_printf(s, isfinite(v[i]) ? ", \"%s\": %.6g" : ", \"%s\": null", figure_names[i], v[i]);
+  g_string_append_printf(s, ", \"factory_tok_s\": %.6g}", factory_tok_s(r));
+}
+
+char *summary_text(GPtrArray *rows, const SummaryOptions *opt, SummaryFormat format)
+{
+  g_autoptr(GPtrArray) systems = NULL, picks = NULL;
+  summary_picks(rows, &systems, &picks);
+  if (format == SUMMARY_TABLE)
+    return table(rows, opt, systems, picks);
+  GString *s = g_string_new(NULL);
+  if (format == SUMMARY_CSV) {
+    g_string_append(s, "system,mode,rank,point,config");
+    for (gsize i = 0; i < G_N_ELEMENTS(figure_names); i++)
+      g_string_append_printf(s, ",%s", figure_names[i]);
+    g_string_append(s, ",factory_tok_s\n");
+    emit_all(rows, opt, systems, picks, s, emit_csv);
+    return g_string_free(s, FALSE);
+  }
+  guint n[OUTCOME_COUNT_];
+  count_outcomes(rows, n);
+  g_string_append(s, "{\n  \"slo\": ");
+  json_string(s, opt->slo);
+  g_string_append_printf(s, ",\n  \"budget_mw\": %.6g,\n  \"points\": %u,\n  \"outcomes\": {", opt->budget_w / 1e6,
+                         rows->len);
+  for (int k = 0; k < OUTCOME_COUNT_; k++)
+    g_string_append_printf(s, "%s\"%s\": %u", k ? ", " : "", outcome_names[k], n[k]);
+  g_string_append(s, "},\n  \"best\": [");
+  emit_all(rows, opt, systems, picks, s, emit_json);
+  g_string_append(s, "\n  ]\n}\n");
+  return g_string_free(s, FALSE);
+}
