@@ -3,6 +3,7 @@
 #include "test_util.h"
 #include "keytable.h"
 #include "metrics.h"
+#include "predict.h"
 #include "event_queue.h"
 #include "serving_sim.h"
 #include "simgrid_backend.h"
@@ -232,6 +233,54 @@ START_TEST(overload_is_unstable)
   p.rate = capacity / 2;
   g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &r);
   ck_assert_msg(!w1 && !r.unstable, "backlog grew by %d over %u arrivals", r.backlog_growth, r.arrivals);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The load against the ceilings (predict_judge_load), on Llama 70B on one 8-GPU H200 engine whose
+ * batch cap (256) binds before its KV room (thousands of 1k + 256-token sequences): 200 closed-loop
+ * users run at once, 300 leave 44 waiting for a slot, whatever method predicted them. An open loop
+ * offered 1,000 req/s whose 100 requests all arrive before the window opens (a tenth of them done)
+ * cannot be judged by its queue's trend: the offer against the steady state's saturated rate
+ * decides. */
+START_TEST(judge_load)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  Deployment d = { .framework = FW_TRTLLM, .decode = llama_h200(c, &prof), .dec_workers = 1, .sim = &p,
+                   .load = { .isl = 1024, .osl = 256, .max_batch = 256, .chunk = 8192 } };
+  double slots, capacity;
+  SteadyState ss;
+  ck_assert(predict_ceilings(&d, &slots, &capacity, &ss));
+  ck_assert_close(slots, 256, 1e-12);
+  ck_assert(ss.max_seqs > 1000 && capacity > 0);
+  for (int k = 0; k < 2; k++) {
+    Outcome o;
+    p.users = k ? 300 : 200;
+    d.load.users = p.users;
+    predict(&d, METHOD_STEADY, &o);
+    predict_judge_load(&d, &o);
+    ck_assert_int_eq(o.kind, k ? OUTCOME_QUEUE_BOUND : OUTCOME_OK);
+    if (k)
+      ck_assert_str_eq(o.reason, "300 users in flight, 256 sequences run at once (1 engines x 256): 44 wait for a slot");
+    outcome_clear(&o);
+  }
+  p = params(c, ARRIVAL_POISSON);
+  p.requests = 100;
+  d.load.users = 0;
+  for (int k = 0; k < 2; k++) {
+    Outcome o;
+    p.rate = k ? 1000 : 0.2 * capacity;
+    predict(&d, METHOD_DES, &o);
+    predict_judge_load(&d, &o);
+    ck_assert_int_eq(o.kind, k ? OUTCOME_UNSTABLE : OUTCOME_OK);
+    if (k)
+      ck_assert_msg(!o.backlog_judged && g_str_has_prefix(o.reason, "1e+03 req/s offered, the deployment serves at most"),
+                    "%s", o.reason);
+    outcome_clear(&o);
+  }
   profile_clear(&prof);
 }
 END_TEST
@@ -658,6 +707,7 @@ int main(void)
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, metrics_by_hand);
   tcase_add_test(tc, overload_is_unstable);
+  tcase_add_test(tc, judge_load);
   tcase_add_test(tc, trace_replay);
   tcase_add_test(tc, overlap_scheduler_lag);
   tcase_add_test(tc, receive_interval_waits_half);

@@ -3,6 +3,9 @@
  * pick (frontier_best) that the chart and `aifsim plan` share. */
 #include "test_util.h"
 #include "frontier.h"
+#include "slo.h"
+
+#include <string.h>
 
 static ResultRow *row(GPtrArray *rows, const char *system, double user, double mw, OutcomeKind status)
 {
@@ -172,6 +175,74 @@ START_TEST(pick_meets_the_slo)
 }
 END_TEST
 
+/* The SLO, one limit at a time, on a row whose TTFT is 1.5 / 2.5 / 4 s at p50 / p90 / p99 and TPOT
+ * 20 / 30 / 50 ms, at 50 tok/s per user. */
+START_TEST(slo_each_limit)
+{
+  ResultRow r;
+  result_row_init(&r, 0);
+  r.ttft_p50_ms = 1500, r.ttft_p90_ms = 2500, r.ttft_p99_ms = 4000;
+  r.tpot_p50_ms = 20, r.tpot_p90_ms = 30, r.tpot_p99_ms = 50, r.tok_s_per_user = 50;
+  PlanParams slo = { .max_ttft = 2.0, .percentile = PCT_P50 };
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET); /* 1.5 s <= 2 s */
+  slo.percentile = PCT_P90;
+  g_autofree char *why = NULL;
+  ck_assert_int_eq(slo_check(&slo, &r, &why), SLO_TTFT); /* 2.5 s > 2 s */
+  ck_assert_str_eq(why, "p90 TTFT 2.5 s above the SLO's 2 s");
+  slo = (PlanParams){ .max_tpot = 0.025, .percentile = PCT_P50 };
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET); /* 20 ms <= 25 ms */
+  slo.percentile = PCT_P99;
+  g_autofree char *why2 = NULL;
+  ck_assert_int_eq(slo_check(&slo, &r, &why2), SLO_TPOT); /* 50 ms > 25 ms */
+  ck_assert_str_eq(why2, "p99 TPOT 50 ms above the SLO's 25 ms");
+  slo = (PlanParams){ .min_tok_s_per_user = 60 };
+  g_autofree char *why3 = NULL;
+  ck_assert_int_eq(slo_check(&slo, &r, &why3), SLO_TOK_S_PER_USER); /* 50 < 60 */
+  ck_assert_str_eq(why3, "50 tok/s per user below the SLO's 60");
+  slo.min_tok_s_per_user = 50;
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET); /* the floor itself meets it */
+  /* every limit broken: TTFT is named first */
+  slo = (PlanParams){ .max_ttft = 1.0, .max_tpot = 0.01, .min_tok_s_per_user = 100, .percentile = PCT_P50 };
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_TTFT);
+  /* a steady-state row has no p90: its median stands in (1.5 s <= 2 s) */
+  r.ttft_p90_ms = NAN;
+  slo = (PlanParams){ .max_ttft = 2.0, .percentile = PCT_P90 };
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET);
+  g_autofree char *words = slo_describe(&(PlanParams){ .max_ttft = 2, .max_tpot = 0.04, .min_tok_s_per_user = 50,
+                                                       .percentile = PCT_P90 });
+  ck_assert_str_eq(words, "p90 TTFT <= 2 s, p90 TPOT <= 40 ms, >= 50 tok/s per user");
+  result_row_clear(&r);
+}
+END_TEST
+
+/* Outcomes by name, and which carry figures. */
+START_TEST(outcome_kinds)
+{
+  static const char *const names[] = { "ok", "infeasible", "unsupported", "slo-violated", "queue-bound", "unstable" };
+  for (int k = 0; k < OUTCOME_COUNT_; k++)
+    ck_assert_str_eq(outcome_names[k], names[k]);
+  ck_assert_ptr_null(outcome_names[OUTCOME_COUNT_]);
+  ck_assert(outcome_has_figures(OUTCOME_OK) && outcome_has_figures(OUTCOME_SLO_VIOLATED) &&
+            outcome_has_figures(OUTCOME_QUEUE_BOUND) && outcome_has_figures(OUTCOME_UNSTABLE));
+  ck_assert(!outcome_has_figures(OUTCOME_INFEASIBLE) && !outcome_has_figures(OUTCOME_UNSUPPORTED));
+  /* a status reads back from a results file as the kind it was */
+  for (int k = 0; k < OUTCOME_COUNT_; k++) {
+    ResultRow r;
+    result_row_init(&r, 7);
+    r.status = (OutcomeKind)k;
+    r.system = g_strdup("s");
+    g_autofree char *head = results_csv_header(), *line = results_csv_line(&r);
+    g_autofree char *text = g_strconcat(head, line, NULL);
+    g_autoptr(GError) err = NULL;
+    GPtrArray *back = results_parse("t.csv", text, strlen(text), &err);
+    ck_assert_msg(back && back->len == 1, "%s", err ? err->message : "");
+    ck_assert_int_eq(((ResultRow *)back->pdata[0])->status, k);
+    free_rows(back);
+    result_row_clear(&r);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("frontier");
@@ -181,6 +252,8 @@ int main(void)
   tcase_add_test(tc, matches_brute_force);
   tcase_add_test(tc, minimised_axis);
   tcase_add_test(tc, pick_meets_the_slo);
+  tcase_add_test(tc, slo_each_limit);
+  tcase_add_test(tc, outcome_kinds);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
