@@ -25,10 +25,21 @@ typedef struct {
   double a, b; /* pixel = a + b * t, t the (log) value */
 } Axis;
 
+/* A point as the chart needs it: its two values, whom it belongs to, whether it is a candidate. */
 typedef struct {
-  GPtrArray *systems;   /* char *, in first-seen order */
-  GPtrArray *families;  /* char *, sorted */
-} Groups;
+  double x, y;
+  gsize point;
+  guint16 system, family;
+  guint8 ok;           /* status ok: drawn in colour, may be on the frontier */
+  gint8 on_frontier;
+} ChartPoint;
+
+struct ChartData {
+  const ResultColumn *x, *y;
+  GArray *points;       /* ChartPoint, in the order added */
+  GPtrArray *systems;   /* char * (owned), in first-seen order */
+  GPtrArray *families;  /* char * (owned), in first-seen order */
+};
 
 static int index_of(GPtrArray *a, const char *s)
 {
@@ -38,48 +49,80 @@ static int index_of(GPtrArray *a, const char *s)
   return -1;
 }
 
-/* Whether R can be placed on the axes (a point that ran, both values known and drawable). */
-static gboolean placeable(const ResultRow *r, const Axis *x, const Axis *y)
+static guint16 intern(GPtrArray *a, const char *s)
 {
-  double vx = result_value(r, x->col), vy = result_value(r, y->col);
-  return outcome_has_figures(r->status) && isfinite(vx) && isfinite(vy) && (!x->log || vx > 0) && (!y->log || vy > 0);
+  int i = index_of(a, s ? s : "");
+  if (i >= 0)
+    return (guint16)i;
+  if (a->len >= G_MAXUINT16)
+    return G_MAXUINT16 - 1; /* beyond 65k systems or families, the last stands for the rest */
+  g_ptr_array_add(a, g_strdup(s ? s : ""));
+  return (guint16)(a->len - 1);
 }
 
-/* Whether R is drawn in colour and may be on a frontier: it meets the SLO. */
-static gboolean usable(const ResultRow *r, const Axis *x, const Axis *y)
+ChartData *chart_data_new(const FrontierAxis *x, const FrontierAxis *y)
 {
-  return r->status == OUTCOME_OK && placeable(r, x, y);
+  ChartData *cd = g_new0(ChartData, 1);
+  cd->x = x->col, cd->y = y->col;
+  cd->points = g_array_new(FALSE, FALSE, sizeof(ChartPoint));
+  cd->systems = g_ptr_array_new_with_free_func(g_free);
+  cd->families = g_ptr_array_new_with_free_func(g_free);
+  return cd;
 }
 
-static gint cmp_str(gconstpointer a, gconstpointer b) { return g_strcmp0(*(char *const *)a, *(char *const *)b); }
-
-static void groups_of(GPtrArray *rows, Groups *g)
+void chart_data_free(ChartData *cd)
 {
-  g->systems = g_ptr_array_new();
-  g->families = g_ptr_array_new();
+  if (!cd)
+    return;
+  g_array_unref(cd->points);
+  g_ptr_array_unref(cd->systems);
+  g_ptr_array_unref(cd->families);
+  g_free(cd);
+}
+
+void chart_data_add(ChartData *cd, const ResultRow *r, int on_frontier)
+{
+  ChartPoint p = { result_value(r, cd->x), result_value(r, cd->y), r->point, 0, 0, r->status == OUTCOME_OK,
+                   (gint8)on_frontier };
+  if (!outcome_has_figures(r->status) || !isfinite(p.x) || !isfinite(p.y))
+    return; /* a point that did not run, or lacks a value, has no place on the chart */
+  p.system = intern(cd->systems, r->system);
+  p.family = p.ok ? intern(cd->families, r->family) : 0;
+  g_array_append_val(cd->points, p);
+}
+
+ChartData *chart_data_from_rows(GPtrArray *rows, const FrontierAxis *x, const FrontierAxis *y)
+{
+  ChartData *cd = chart_data_new(x, y);
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
-    if (!outcome_has_figures(r->status))
-      continue;
-    if (index_of(g->systems, r->system) < 0)
-      g_ptr_array_add(g->systems, r->system);
-    if (r->status == OUTCOME_OK && index_of(g->families, r->family) < 0)
-      g_ptr_array_add(g->families, r->family);
+    chart_data_add(cd, r, r->on_frontier);
   }
-  g_ptr_array_sort(g->families, cmp_str);
+  return cd;
 }
 
-/* The data range of a column over usable rows; a log axis when it spans more than 20x. */
-static gboolean axis_range(GPtrArray *rows, Axis *ax)
+static const ChartPoint *pt(const ChartData *cd, guint i) { return &g_array_index(cd->points, ChartPoint, i); }
+
+/* Whether P can be placed on the axes (a log axis has no place for zero or less). */
+static gboolean placeable(const ChartPoint *p, const Axis *x, const Axis *y)
+{
+  return (!x->log || p->x > 0) && (!y->log || p->y > 0);
+}
+
+/* Whether P is drawn in colour and may be on a frontier: it meets the SLO. */
+static gboolean usable(const ChartPoint *p, const Axis *x, const Axis *y)
+{
+  return p->ok && placeable(p, x, y);
+}
+
+/* The data range of one axis over every point; a log axis when it spans more than 20x. */
+static gboolean axis_range(const ChartData *cd, gboolean is_x, Axis *ax)
 {
   ax->lo = INFINITY, ax->hi = -INFINITY;
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    double v = result_value(r, ax->col);
-    if (outcome_has_figures(r->status) && isfinite(v)) {
-      ax->lo = MIN(ax->lo, v);
-      ax->hi = MAX(ax->hi, v);
-    }
+  for (guint i = 0; i < cd->points->len; i++) {
+    double v = is_x ? pt(cd, i)->x : pt(cd, i)->y;
+    ax->lo = MIN(ax->lo, v);
+    ax->hi = MAX(ax->hi, v);
   }
   if (!isfinite(ax->lo))
     return FALSE;
@@ -284,47 +327,47 @@ static void draw_axes(cairo_t *cr, const Axis *x, const Axis *y, double w, doubl
   cairo_restore(cr);
 }
 
-static gint by_x(gconstpointer a, gconstpointer b, gpointer col)
+static gint by_x(gconstpointer a, gconstpointer b)
 {
-  double x = result_value(*(ResultRow *const *)a, col), y = result_value(*(ResultRow *const *)b, col);
+  double x = (*(const ChartPoint *const *)a)->x, y = (*(const ChartPoint *const *)b)->x;
   return (x > y) - (x < y);
 }
 
 /* The frontier of system S, sorted along x. */
-static GPtrArray *frontier_of(GPtrArray *rows, const Axis *x, const Axis *y, const char *system)
+static GPtrArray *frontier_of(const ChartData *cd, const Axis *x, const Axis *y, guint16 s)
 {
   GPtrArray *f = g_ptr_array_new();
-  for (guint i = 0; i < rows->len; i++) {
-    ResultRow *r = rows->pdata[i];
-    if (r->on_frontier == 1 && g_strcmp0(r->system, system) == 0 && usable(r, x, y))
-      g_ptr_array_add(f, r);
+  for (guint i = 0; i < cd->points->len; i++) {
+    const ChartPoint *p = pt(cd, i);
+    if (p->on_frontier == 1 && p->system == s && usable(p, x, y))
+      g_ptr_array_add(f, (gpointer)p);
   }
-  g_ptr_array_sort_with_data(f, by_x, (gpointer)x->col);
+  g_ptr_array_sort(f, by_x);
   return f;
 }
 
 /* Each system's frontier as a bold line; its points keep their family's colour inside a ring of
  * the system's. */
-static void draw_frontiers(cairo_t *cr, GPtrArray *rows, const Axis *x, const Axis *y, const Groups *g)
+static void draw_frontiers(cairo_t *cr, const ChartData *cd, const Axis *x, const Axis *y)
 {
-  for (guint s = 0; s < g->systems->len; s++) {
-    g_autoptr(GPtrArray) f = frontier_of(rows, x, y, g->systems->pdata[s]);
-    set_system_colour(cr, s);
+  for (guint s = 0; s < cd->systems->len; s++) {
+    g_autoptr(GPtrArray) f = frontier_of(cd, x, y, (guint16)s);
+    set_system_colour(cr, (int)s);
     cairo_set_line_width(cr, 3);
     cairo_new_path(cr);
     for (guint i = 0; i < f->len; i++) {
-      double xx = px(x, result_value(f->pdata[i], x->col)), yy = px(y, result_value(f->pdata[i], y->col));
-      i ? cairo_line_to(cr, xx, yy) : cairo_move_to(cr, xx, yy);
+      const ChartPoint *p = f->pdata[i];
+      i ? cairo_line_to(cr, px(x, p->x), px(y, p->y)) : cairo_move_to(cr, px(x, p->x), px(y, p->y));
     }
     cairo_stroke(cr);
     for (guint i = 0; i < f->len; i++) {
-      const ResultRow *r = f->pdata[i];
-      double rgb[3], xx = px(x, result_value(r, x->col)), yy = px(y, result_value(r, y->col));
-      family_colour(r->family, rgb);
-      marker(cr, (int)s, xx, yy, 5);
+      const ChartPoint *p = f->pdata[i];
+      double rgb[3];
+      family_colour(cd->families->pdata[p->family], rgb);
+      marker(cr, (int)s, px(x, p->x), px(y, p->y), 5);
       cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
       cairo_fill_preserve(cr);
-      set_system_colour(cr, s);
+      set_system_colour(cr, (int)s);
       cairo_set_line_width(cr, 1.6);
       cairo_stroke(cr);
     }
@@ -363,37 +406,55 @@ static Box place_label(GArray *placed, const Box *area, double px_, double py_, 
   return b;
 }
 
-/* The point each system's planner would pick (frontier_best: what `aifsim plan` picks): a ring,
- * and a label with units placed clear of the others; the SLO's floor on x as a dashed line. */
-static void draw_picks(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, const Axis *x, const Axis *y,
-                       const Groups *g, double w, double h)
+/* The SLO's floor on x as a dashed line. */
+static void draw_slo_line(cairo_t *cr, const ChartOptions *opt, const Axis *x, double h)
 {
-  if (opt->slo_x > 0 && opt->slo_x >= x->lo && opt->slo_x <= x->hi) {
-    double sx = px(x, opt->slo_x), dash[] = { 6, 4 };
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    cairo_set_line_width(cr, 1.2);
-    cairo_set_dash(cr, dash, 2, 0);
-    cairo_move_to(cr, sx, MARGIN_T), cairo_line_to(cr, sx, h - MARGIN_B), cairo_stroke(cr);
-    cairo_set_dash(cr, NULL, 0, 0);
-    g_autofree char *sl = g_strdup_printf("SLO: %g %s", opt->slo_x, column_words(x->col));
-    text(cr, sx + 4, h - MARGIN_B - 8, 11, FALSE, 0, sl);
+  if (!(opt->slo_x > 0 && opt->slo_x >= x->lo && opt->slo_x <= x->hi))
+    return;
+  double sx = px(x, opt->slo_x), dash[] = { 6, 4 };
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  cairo_set_line_width(cr, 1.2);
+  cairo_set_dash(cr, dash, 2, 0);
+  cairo_move_to(cr, sx, MARGIN_T), cairo_line_to(cr, sx, h - MARGIN_B), cairo_stroke(cr);
+  cairo_set_dash(cr, NULL, 0, 0);
+  g_autofree char *sl = g_strdup_printf("SLO: %g %s", opt->slo_x, column_words(x->col));
+  text(cr, sx + 4, h - MARGIN_B - 8, 11, FALSE, 0, sl);
+}
+
+/* The pick the caller names for a system (frontier_better's: what `aifsim plan` picks), if it can
+ * be drawn. */
+static const ResultRow *pick_of(const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x, const Axis *y)
+{
+  for (guint i = 0; i < opt->n_picks; i++) {
+    const ResultRow *r = opt->picks[i];
+    double vx = r ? result_value(r, x->col) : NAN, vy = r ? result_value(r, y->col) : NAN;
+    if (r && g_strcmp0(r->system, cd->systems->pdata[s]) == 0 && isfinite(vx) && isfinite(vy) &&
+        (!x->log || vx > 0) && (!y->log || vy > 0))
+      return r;
   }
+  return NULL;
+}
+
+/* Each system's pick: a ring, and a label with units placed clear of the others. */
+static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, const Axis *x, const Axis *y,
+                       double w, double h)
+{
   Box area = { MARGIN_L + 2, MARGIN_T + 2, w - MARGIN_R - 2, h - MARGIN_B - 2 };
   g_autoptr(GArray) placed = g_array_new(FALSE, FALSE, sizeof(Box));
-  for (guint s = 0; s < g->systems->len; s++) { /* every pick's ring is kept clear of every label */
-    const ResultRow *best = frontier_best(rows, g->systems->pdata[s], &opt->y);
-    if (best && usable(best, x, y)) {
+  for (guint s = 0; s < cd->systems->len; s++) { /* every pick's ring is kept clear of every label */
+    const ResultRow *best = pick_of(cd, opt, s, x, y);
+    if (best) {
       double bx = px(x, result_value(best, x->col)), by = px(y, result_value(best, y->col));
       Box ring = { bx - 11, by - 11, bx + 11, by + 11 };
       g_array_append_val(placed, ring);
     }
   }
-  for (guint s = 0; s < g->systems->len; s++) {
-    const ResultRow *best = frontier_best(rows, g->systems->pdata[s], &opt->y);
-    if (!best || !usable(best, x, y))
+  for (guint s = 0; s < cd->systems->len; s++) {
+    const ResultRow *best = pick_of(cd, opt, s, x, y);
+    if (!best)
       continue;
     double bx = px(x, result_value(best, x->col)), by = px(y, result_value(best, y->col));
-    set_system_colour(cr, s);
+    set_system_colour(cr, (int)s);
     cairo_set_line_width(cr, 2.2);
     cairo_new_path(cr);
     cairo_arc(cr, bx, by, 10, 0, 2 * G_PI), cairo_stroke(cr);
@@ -402,17 +463,17 @@ static void draw_picks(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, co
     g_autofree char *l1 = g_strdup_printf("%s: %s %s", best->system, vy, column_words(y->col));
     g_autofree char *l2 = isfinite(best->ttft_p50_ms)
                             ? g_strdup_printf("at %s %s, TTFT %.2g s; %s", vx, column_words(x->col),
-                                              best->ttft_p50_ms / 1e3, best->family)
-                            : g_strdup_printf("at %s %s; %s", vx, column_words(x->col), best->family);
+                                              best->ttft_p50_ms / 1e3, best->family ? best->family : "")
+                            : g_strdup_printf("at %s %s; %s", vx, column_words(x->col), best->family ? best->family : "");
     double tw = MAX(text_width(cr, 11.5, TRUE, l1), text_width(cr, 10.5, FALSE, l2)) + 8, th = 32;
     Box b = place_label(placed, &area, bx, by, tw, th);
     g_array_append_val(placed, b);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_rectangle(cr, b.x0, b.y0, tw, th), cairo_fill(cr);
-    set_system_colour(cr, s);
+    set_system_colour(cr, (int)s);
     cairo_set_line_width(cr, 1);
-    double lx = CLAMP(bx, b.x0, b.x1), ly = CLAMP(by, b.y0, b.y1);
-    cairo_move_to(cr, bx + (lx - bx) * 10 / MAX(hypot(lx - bx, ly - by), 10), by + (ly - by) * 10 / MAX(hypot(lx - bx, ly - by), 10));
+    double lx = CLAMP(bx, b.x0, b.x1), ly = CLAMP(by, b.y0, b.y1), d = MAX(hypot(lx - bx, ly - by), 10);
+    cairo_move_to(cr, bx + (lx - bx) * 10 / d, by + (ly - by) * 10 / d);
     cairo_line_to(cr, lx, ly), cairo_stroke(cr);
     text(cr, b.x0 + 4, b.y0 + 13, 11.5, TRUE, 0, l1);
     text(cr, b.x0 + 4, b.y0 + 27, 10.5, FALSE, 0, l2);
@@ -426,26 +487,26 @@ static double legend_heading(cairo_t *cr, double x, double y, const char *s)
   return y + 19;
 }
 
-static void draw_legend(cairo_t *cr, const Groups *g, gboolean faded, double w)
+static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, gboolean faded, double w)
 {
   double x = w - MARGIN_R + 18, y = legend_heading(cr, x, MARGIN_T + 6, "frontier per system");
-  for (guint s = 0; s < g->systems->len; s++, y += 18) {
+  for (guint s = 0; s < cd->systems->len; s++, y += 18) {
     set_system_colour(cr, s);
     cairo_set_line_width(cr, 3);
     cairo_move_to(cr, x, y - 4), cairo_line_to(cr, x + 26, y - 4), cairo_stroke(cr);
     marker(cr, (int)s, x + 13, y - 4, 4.5), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    text(cr, x + 34, y, 12, FALSE, 0, g->systems->pdata[s]);
+    text(cr, x + 34, y, 12, FALSE, 0, cd->systems->pdata[s]);
   }
   y = legend_heading(cr, x, y + 12, "mode: parallelism");
-  for (guint f = 0; f < g->families->len; f++, y += 16) {
+  for (guint f = 0; f < families->len; f++, y += 16) {
     double rgb[3];
-    family_colour(g->families->pdata[f], rgb);
+    family_colour(families->pdata[f], rgb);
     cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
     cairo_new_path(cr);
     cairo_arc(cr, x + 5, y - 4, 4.5, 0, 2 * G_PI), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text(cr, x + 16, y, 11, FALSE, 0, g->families->pdata[f]);
+    text(cr, x + 16, y, 11, FALSE, 0, families->pdata[f]);
   }
   if (faded) {
     cairo_set_source_rgba(cr, 0.6, 0.6, 0.6, 0.6);
@@ -469,12 +530,13 @@ static char *directions(const ChartOptions *opt)
                          opt->y.maximise ? "more" : "less", column_words(opt->y.col));
 }
 
-static void draw(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, Axis *x, Axis *y)
+static void draw(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, Axis *x, Axis *y)
 {
   double w = opt->width, h = opt->height;
-  Groups g;
-  groups_of(rows, &g);
-  g_ptr_array_sort(g.families, by_family_order);
+  g_autoptr(GPtrArray) families = g_ptr_array_new(); /* the legend's order: fixed, not first-seen */
+  for (guint f = 0; f < cd->families->len; f++)
+    g_ptr_array_add(families, cd->families->pdata[f]);
+  g_ptr_array_sort(families, by_family_order);
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   map_axis(x, MARGIN_L, w - MARGIN_R);
@@ -484,29 +546,30 @@ static void draw(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, Axis *x,
   cairo_rectangle(cr, MARGIN_L, MARGIN_T, w - MARGIN_L - MARGIN_R, h - MARGIN_T - MARGIN_B);
   cairo_clip(cr);
   gboolean faded = FALSE;
-  for (guint i = 0; i < rows->len; i++) { /* points that are no answer, faded beneath the rest */
-    const ResultRow *r = rows->pdata[i];
-    if (!placeable(r, x, y) || usable(r, x, y))
+  for (guint i = 0; i < cd->points->len; i++) { /* points that are no answer, faded beneath the rest */
+    const ChartPoint *p = pt(cd, i);
+    if (!placeable(p, x, y) || p->ok)
       continue;
     faded = TRUE;
     cairo_set_source_rgba(cr, 0.6, 0.6, 0.6, 0.35);
-    marker(cr, index_of(g.systems, r->system), px(x, result_value(r, x->col)), px(y, result_value(r, y->col)), 2.5);
+    marker(cr, p->system, px(x, p->x), px(y, p->y), 2.5);
     cairo_fill(cr);
   }
-  for (guint i = 0; i < rows->len; i++) { /* every candidate, by family */
-    const ResultRow *r = rows->pdata[i];
-    if (!usable(r, x, y))
+  for (guint i = 0; i < cd->points->len; i++) { /* every candidate, by family */
+    const ChartPoint *p = pt(cd, i);
+    if (!usable(p, x, y))
       continue;
     double rgb[3];
-    family_colour(r->family, rgb);
+    family_colour(cd->families->pdata[p->family], rgb);
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.8);
-    marker(cr, index_of(g.systems, r->system), px(x, result_value(r, x->col)), px(y, result_value(r, y->col)), 3.2);
+    marker(cr, p->system, px(x, p->x), px(y, p->y), 3.2);
     cairo_fill(cr);
   }
-  draw_frontiers(cr, rows, x, y, &g);
+  draw_frontiers(cr, cd, x, y);
+  draw_slo_line(cr, opt, x, h);
   cairo_restore(cr);
-  draw_picks(cr, rows, opt, x, y, &g, w, h);
-  draw_legend(cr, &g, faded, w);
+  draw_picks(cr, cd, opt, x, y, w, h);
+  draw_legend(cr, cd, families, faded, w);
   cairo_set_source_rgb(cr, 0, 0, 0);
   text(cr, MARGIN_L, 30, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
   g_autofree char *dir = directions(opt);
@@ -515,14 +578,12 @@ static void draw(cairo_t *cr, GPtrArray *rows, const ChartOptions *opt, Axis *x,
                                        : g_strdup_printf("each dot a configuration; lines: each system's Pareto "
                                                          "frontier; %s", dir);
   text(cr, MARGIN_L, 52, 11.5, FALSE, 0, sub);
-  g_ptr_array_unref(g.systems);
-  g_ptr_array_unref(g.families);
 }
 
-static gboolean setup_axes(GPtrArray *rows, const ChartOptions *opt, Axis *x, Axis *y, GError **error)
+static gboolean setup_axes(const ChartData *cd, Axis *x, Axis *y, GError **error)
 {
-  x->col = opt->x.col, y->col = opt->y.col;
-  if (!axis_range(rows, x) || !axis_range(rows, y)) {
+  x->col = cd->x, y->col = cd->y;
+  if (!axis_range(cd, TRUE, x) || !axis_range(cd, FALSE, y)) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "no point that ran with both %s and %s: nothing to draw",
                 x->col->name, y->col->name);
     return FALSE;
@@ -536,10 +597,10 @@ static cairo_status_t to_bytes(void *closure, const unsigned char *data, unsigne
   return CAIRO_STATUS_SUCCESS;
 }
 
-gboolean chart_render(GPtrArray *rows, const ChartOptions *opt, const char *path, GError **error)
+gboolean chart_render(const ChartData *cd, const ChartOptions *opt, const char *path, GError **error)
 {
   Axis x = { 0 }, y = { 0 };
-  if (!setup_axes(rows, opt, &x, &y, error))
+  if (!setup_axes(cd, &x, &y, error))
     return FALSE;
   /* Drawn into memory, then written like every other output (output_dir.h): cairo's own file
    * writers would open the final name, or a fixed temporary one, through whatever link is there. */
@@ -557,7 +618,7 @@ gboolean chart_render(GPtrArray *rows, const ChartOptions *opt, const char *path
     return FALSE;
   }
   cairo_t *cr = cairo_create(s);
-  draw(cr, rows, opt, &x, &y);
+  draw(cr, cd, opt, &x, &y);
   cairo_destroy(cr);
   cairo_status_t st = png ? cairo_surface_write_to_png_stream(s, to_bytes, bytes) : CAIRO_STATUS_SUCCESS;
   cairo_surface_finish(s);
@@ -588,39 +649,31 @@ static void gp_string(GString *out, const char *text)
   g_string_append_c(out, '\'');
 }
 
-gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *script, const char *data, GError **error)
+gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char *script, const char *data,
+                       GError **error)
 {
   Axis x = { 0 }, y = { 0 };
-  if (!setup_axes(rows, opt, &x, &y, error))
+  if (!setup_axes(cd, &x, &y, error))
     return FALSE;
-  Groups g;
-  groups_of(rows, &g);
   g_autoptr(GString) d = g_string_new("# x y rgb system_index (block 0: every point that ran, its family's colour, grey "
                                       "when it breaks the SLO; block k: frontier of system k)\n");
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    if (!placeable(r, &x, &y))
+  for (guint i = 0; i < cd->points->len; i++) {
+    const ChartPoint *p = pt(cd, i);
+    if (!placeable(p, &x, &y))
       continue;
     double rgb[3] = { 0.8, 0.8, 0.8 };
-    if (usable(r, &x, &y))
-      family_colour(r->family, rgb);
+    if (p->ok)
+      family_colour(cd->families->pdata[p->family], rgb);
     int packed = ((int)(rgb[0] * 255) << 16) | ((int)(rgb[1] * 255) << 8) | (int)(rgb[2] * 255);
-    g_string_append_printf(d, "%.6g %.6g %d %d\n", result_value(r, x.col), result_value(r, y.col), packed,
-                           index_of(g.systems, r->system));
+    g_string_append_printf(d, "%.6g %.6g %d %d\n", p->x, p->y, packed, p->system);
   }
-  for (guint s = 0; s < g.systems->len; s++) {
-    g_autofree char *name = g_strdup(g.systems->pdata[s]);
+  for (guint s = 0; s < cd->systems->len; s++) {
+    g_autofree char *name = g_strdup(cd->systems->pdata[s]);
     g_strdelimit(name, "\n\r", ' '); /* a comment line stays one line */
     g_string_append_printf(d, "\n\n# frontier of %s\n", name);
-    g_autoptr(GPtrArray) f = g_ptr_array_new();
-    for (guint i = 0; i < rows->len; i++) {
-      ResultRow *r = rows->pdata[i];
-      if (r->on_frontier == 1 && g_strcmp0(r->system, g.systems->pdata[s]) == 0 && usable(r, &x, &y))
-        g_ptr_array_add(f, r);
-    }
-    g_ptr_array_sort_with_data(f, by_x, (gpointer)x.col);
+    g_autoptr(GPtrArray) f = frontier_of(cd, &x, &y, (guint16)s);
     for (guint i = 0; i < f->len; i++)
-      g_string_append_printf(d, "%.6g %.6g\n", result_value(f->pdata[i], x.col), result_value(f->pdata[i], y.col));
+      g_string_append_printf(d, "%.6g %.6g\n", ((const ChartPoint *)f->pdata[i])->x, ((const ChartPoint *)f->pdata[i])->y);
   }
   g_autofree char *base = g_path_get_basename(data);
   g_autofree char *png = g_strconcat(script, ".png", NULL);
@@ -643,9 +696,9 @@ gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *scr
   gp_string(sc, axis_title(y.col));
   g_string_append(sc, "\nset grid\nset key outside right\n");
   g_string_append_printf(sc, "%s%s", x.log ? "set logscale x\n" : "", y.log ? "set logscale y\n" : "");
-  for (guint s = 0; s < g.systems->len; s++) { /* each system's pick, ringed and labelled */
-    const ResultRow *best = frontier_best(rows, g.systems->pdata[s], &opt->y);
-    if (!best || !usable(best, &x, &y))
+  for (guint s = 0; s < cd->systems->len; s++) { /* each system's pick, ringed and labelled */
+    const ResultRow *best = pick_of(cd, opt, s, &x, &y);
+    if (!best)
       continue;
     g_autofree char *label = g_strdup_printf("%s: %.3g %s at %.3g %s (point %" G_GSIZE_FORMAT ")", best->system,
                                              result_value(best, y.col), column_words(y.col), result_value(best, x.col),
@@ -658,14 +711,12 @@ gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *scr
   g_string_append(sc, "plot ");
   gp_string(sc, base);
   g_string_append(sc, " index 0 using 1:2:3 with points pt 7 ps 0.6 lc rgb variable notitle");
-  for (guint s = 0; s < g.systems->len; s++) {
+  for (guint s = 0; s < cd->systems->len; s++) {
     g_string_append(sc, ", \\\n     ");
     gp_string(sc, base);
     g_string_append_printf(sc, " index %u using 1:2 with linespoints lw 2 pt %u title ", s + 1, 5 + 2 * s);
-    gp_string(sc, g.systems->pdata[s]);
+    gp_string(sc, cd->systems->pdata[s]);
   }
   g_string_append_c(sc, '\n');
-  g_ptr_array_unref(g.systems);
-  g_ptr_array_unref(g.families);
   return atomic_file_write(data, d->str, d->len, error) && atomic_file_write(script, sc->str, sc->len, error);
 }

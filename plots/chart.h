@@ -8,20 +8,32 @@
 #include <glib.h>
 
 #include "frontier.h"
+#include "results.h"
 
 typedef struct {
   const char *title;
   FrontierAxis x, y;   /* the axes and which way is better (frontier.h) */
   double slo_x;        /* an SLO's floor on the x axis, drawn as a dashed line (0: none) */
   const char *slo_text; /* the SLO in words, for the caption (NULL: none) */
+  const ResultRow *const *picks; /* each system's pick (frontier_better, as `aifsim plan` picks), */
+  guint n_picks;                 /* ringed and labelled; NULL entries are skipped */
   int width, height;   /* points (PNG pixels) */
 } ChartOptions;
 
-/* Draws ROWS (ResultRow *, on_frontier already marked) to PATH (.png, .svg or .pdf), through a
- * temporary file and a rename. */
-gboolean chart_render(GPtrArray *rows, const ChartOptions *opt, const char *path, GError **error);
+/* What the chart draws, a few bytes per point: rows are added one at a time (a sweep's table never
+ * needs to be in memory), with their frontier mark. */
+typedef struct ChartData ChartData;
+ChartData *chart_data_new(const FrontierAxis *x, const FrontierAxis *y);
+void chart_data_add(ChartData *cd, const ResultRow *r, int on_frontier);
+/* The chart data of ROWS (ResultRow *, on_frontier already marked). */
+ChartData *chart_data_from_rows(GPtrArray *rows, const FrontierAxis *x, const FrontierAxis *y);
+void chart_data_free(ChartData *cd);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ChartData, chart_data_free)
+
+/* Draws CD to PATH (.png, .svg or .pdf), through a temporary file and a rename. */
+gboolean chart_render(const ChartData *cd, const ChartOptions *opt, const char *path, GError **error);
 /* Writes SCRIPT (gnuplot) and DATA; `gnuplot SCRIPT` draws the same chart to a PNG beside it. */
-gboolean chart_gnuplot(GPtrArray *rows, const ChartOptions *opt, const char *script, const char *data,
+gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char *script, const char *data,
                        GError **error);
 
 #endif

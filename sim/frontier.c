@@ -1,14 +1,9 @@
-/* frontier.c — Pareto frontier by sorting (see frontier.h). */
+/* frontier.c — the Pareto frontier, kept as points stream by (see frontier.h). */
 #include "frontier.h"
 #include "aif_error.h"
 
 #include <math.h>
 #include <string.h>
-
-typedef struct {
-  ResultRow *row;
-  double x, y; /* oriented: larger is better */
-} Pt;
 
 /* Columns where less is better: what a point costs, draws or makes a user wait. */
 static const char *const lower_is_better[] = {
@@ -51,54 +46,97 @@ static double oriented(const ResultRow *r, const FrontierAxis *a)
   return a->maximise ? v : -v;
 }
 
-static gint by_x_then_y_desc(gconstpointer a, gconstpointer b)
+typedef struct {
+  gsize point;
+  double x, y; /* oriented: larger is better */
+} Cand;
+
+struct FrontierSet {
+  FrontierAxis x, y;
+  gboolean per_system;
+  GHashTable *groups; /* system (owned) -> GArray of Cand: the points no other beats so far */
+};
+
+FrontierSet *frontier_set_new(const FrontierAxis *x, const FrontierAxis *y, gboolean per_system)
 {
-  const Pt *p = a, *q = b;
-  if (p->x != q->x)
-    return p->x > q->x ? -1 : 1;
-  if (p->y != q->y)
-    return p->y > q->y ? -1 : 1;
-  return p->row->point < q->row->point ? -1 : p->row->point > q->row->point;
+  FrontierSet *fs = g_new0(FrontierSet, 1);
+  fs->x = *x, fs->y = *y, fs->per_system = per_system;
+  fs->groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
+  return fs;
 }
 
-/* Marks the frontier of PTS (one group): sorted by x then y, both descending, a point survives when
- * its y is the best of its x and beats every y seen at a larger x. Equal points all survive. */
-static void mark_group(GArray *pts)
+void frontier_set_free(FrontierSet *fs)
 {
-  g_array_sort(pts, by_x_then_y_desc);
-  double best_before = -INFINITY;
-  for (guint i = 0; i < pts->len;) {
-    guint j = i;
-    double x = g_array_index(pts, Pt, i).x, top = g_array_index(pts, Pt, i).y;
-    for (; j < pts->len && g_array_index(pts, Pt, j).x == x; j++) {
-      Pt *p = &g_array_index(pts, Pt, j);
-      p->row->on_frontier = p->y == top && top > best_before;
-    }
-    best_before = MAX(best_before, top);
-    i = j;
-  }
+  if (!fs)
+    return;
+  g_hash_table_unref(fs->groups);
+  g_free(fs);
+}
+
+/* Q beats P: at least as good on both axes, better on one. Equal points beat neither. */
+static gboolean beats(const Cand *q, const Cand *p)
+{
+  return q->x >= p->x && q->y >= p->y && (q->x > p->x || q->y > p->y);
+}
+
+static const char *group_key(const FrontierSet *fs, const ResultRow *r)
+{
+  return fs->per_system && r->system ? r->system : "";
+}
+
+/* R takes part when it is ok (it meets the SLO) and both its values are known. */
+static gboolean candidate(const FrontierSet *fs, const ResultRow *r, Cand *c)
+{
+  *c = (Cand){ r->point, oriented(r, &fs->x), oriented(r, &fs->y) };
+  return r->status == OUTCOME_OK && isfinite(c->x) && isfinite(c->y);
+}
+
+void frontier_set_add(FrontierSet *fs, const ResultRow *r)
+{
+  Cand c;
+  if (!candidate(fs, r, &c))
+    return;
+  GArray *g = g_hash_table_lookup(fs->groups, group_key(fs, r));
+  if (!g)
+    g_hash_table_insert(fs->groups, g_strdup(group_key(fs, r)), g = g_array_new(FALSE, FALSE, sizeof(Cand)));
+  for (guint i = 0; i < g->len; i++)
+    if (beats(&g_array_index(g, Cand, i), &c))
+      return;
+  for (guint i = g->len; i-- > 0;) /* those the new point beats leave the frontier */
+    if (beats(&c, &g_array_index(g, Cand, i)))
+      g_array_remove_index_fast(g, i);
+  g_array_append_val(g, c);
+}
+
+int frontier_set_mark(const FrontierSet *fs, const ResultRow *r)
+{
+  Cand c;
+  if (!candidate(fs, r, &c))
+    return -1;
+  GArray *g = g_hash_table_lookup(fs->groups, group_key(fs, r));
+  for (guint i = 0; g && i < g->len; i++)
+    if (g_array_index(g, Cand, i).point == c.point)
+      return 1;
+  return 0;
 }
 
 void frontier_mark(GPtrArray *rows, const FrontierAxis *x, const FrontierAxis *y, gboolean per_system)
 {
-  g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_array_unref);
+  g_autoptr(FrontierSet) fs = frontier_set_new(x, y, per_system);
+  for (guint i = 0; i < rows->len; i++)
+    frontier_set_add(fs, rows->pdata[i]);
   for (guint i = 0; i < rows->len; i++) {
     ResultRow *r = rows->pdata[i];
-    r->on_frontier = -1;
-    Pt p = { r, oriented(r, x), oriented(r, y) };
-    if (r->status != OUTCOME_OK || !isfinite(p.x) || !isfinite(p.y))
-      continue;
-    const char *key = per_system && r->system ? r->system : "";
-    GArray *g = g_hash_table_lookup(groups, key);
-    if (!g)
-      g_hash_table_insert(groups, (gpointer)key, g = g_array_new(FALSE, FALSE, sizeof(Pt)));
-    g_array_append_val(g, p);
+    r->on_frontier = frontier_set_mark(fs, r);
   }
-  GHashTableIter it;
-  gpointer k, v;
-  g_hash_table_iter_init(&it, groups);
-  while (g_hash_table_iter_next(&it, &k, &v))
-    mark_group(v);
+}
+
+gboolean frontier_better(const ResultRow *r, const ResultRow *best, const FrontierAxis *y)
+{
+  double v = oriented(r, y);
+  if (r->status != OUTCOME_OK || !isfinite(v))
+    return FALSE;
+  return !best || v > oriented(best, y) || (v == oriented(best, y) && r->point < best->point);
 }
 
 const ResultRow *frontier_best(GPtrArray *rows, const char *system, const FrontierAxis *y)
@@ -106,10 +144,7 @@ const ResultRow *frontier_best(GPtrArray *rows, const char *system, const Fronti
   const ResultRow *best = NULL;
   for (guint i = 0; i < rows->len; i++) {
     const ResultRow *r = rows->pdata[i];
-    double v = oriented(r, y);
-    if (r->status != OUTCOME_OK || !isfinite(v) || (system && g_strcmp0(r->system, system) != 0))
-      continue;
-    if (!best || v > oriented(best, y) || (v == oriented(best, y) && r->point < best->point))
+    if ((!system || g_strcmp0(r->system, system) == 0) && frontier_better(r, best, y))
       best = r;
   }
   return best;

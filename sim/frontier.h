@@ -26,7 +26,20 @@ gboolean frontier_column_maximised(const ResultColumn *c);
 /* Sets on_frontier (0 or 1; -1 for rows that do not take part) on every row. PER_SYSTEM computes
  * one frontier per system, else one for all rows. */
 void frontier_mark(GPtrArray *rows, const FrontierAxis *x, const FrontierAxis *y, gboolean per_system);
-/* The ok row of SYSTEM best on Y (NULL: any system), the first by point on a tie; NULL when none. */
+
+/* The frontier of rows seen one at a time: memory holds the frontier only, never the table. Add
+ * every row, then ask each row's mark (what frontier_mark sets) in a second pass. */
+typedef struct FrontierSet FrontierSet;
+FrontierSet *frontier_set_new(const FrontierAxis *x, const FrontierAxis *y, gboolean per_system);
+void frontier_set_add(FrontierSet *fs, const ResultRow *r);
+int frontier_set_mark(const FrontierSet *fs, const ResultRow *r);
+void frontier_set_free(FrontierSet *fs);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FrontierSet, frontier_set_free)
+
+/* The pick rule, the one the chart and `aifsim plan` share: whether R beats BEST (NULL: none yet)
+ * as a system's pick, i.e. R is ok, better on Y, or as good and earlier by point. */
+gboolean frontier_better(const ResultRow *r, const ResultRow *best, const FrontierAxis *y);
+/* The ok row of SYSTEM best on Y (NULL: any system) by frontier_better; NULL when none. */
 const ResultRow *frontier_best(GPtrArray *rows, const char *system, const FrontierAxis *y);
 /* The chart's axes: tokens/s per user and tokens/s per MW, both maximised. */
 void frontier_default_axes(FrontierAxis *x, FrontierAxis *y);

@@ -2,6 +2,7 @@
 #include "results.h"
 #include "aif_error.h"
 #include "csv.h"
+#include "input_file.h"
 #include "output_dir.h"
 
 #include <math.h>
@@ -87,6 +88,16 @@ void result_row_init(ResultRow *r, gsize point)
       *(double *)((char *)r + result_columns[i].offset) = NAN;
   r->on_frontier = -1;
   r->status = OUTCOME_UNSUPPORTED;
+}
+
+void result_row_copy(const ResultRow *src, ResultRow *dst)
+{
+  *dst = *src;
+  for (gsize i = 0; i < n_result_columns; i++)
+    if (result_columns[i].type == RC_STR) {
+      char **f = (char **)((char *)dst + result_columns[i].offset);
+      *f = g_strdup(*f);
+    }
 }
 
 void result_row_clear(ResultRow *r)
@@ -175,7 +186,6 @@ char *results_csv_line(const ResultRow *row)
   return g_string_free(csv, FALSE);
 }
 
-static GPtrArray *results_from_csv(const CsvFile *csv, GError **error);
 
 static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
 {
@@ -210,49 +220,131 @@ static gboolean set_cell(ResultRow *r, const ResultColumn *c, const char *text)
   return TRUE;
 }
 
+struct ResultsReader {
+  CsvReader *csv;
+  int col[G_N_ELEMENTS(result_columns)]; /* the file's column of each result column, or -1 */
+  GPtrArray *fields;
+};
+
+static ResultsReader *reader_start(CsvReader *csv, GError **error)
+{
+  g_autoptr(CsvReader) owned = csv;
+  g_autoptr(GPtrArray) header = g_ptr_array_new_with_free_func(g_free);
+  int line;
+  GError *e = NULL;
+  if (!csv_reader_skip_comments(csv) || !csv_reader_next(csv, header, &line, &e)) {
+    if (!e)
+      g_set_error(&e, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: empty file: expected a header line", csv_reader_path(csv));
+    g_propagate_error(error, e);
+    return NULL;
+  }
+  ResultsReader *r = g_new0(ResultsReader, 1);
+  gboolean point = FALSE;
+  for (gsize i = 0; i < n_result_columns; i++) {
+    r->col[i] = -1;
+    for (guint k = 0; k < header->len; k++)
+      if (strcmp(header->pdata[k], result_columns[i].name) == 0)
+        r->col[i] = (int)k;
+    point |= r->col[i] >= 0 && result_columns[i].type == RC_INDEX;
+  }
+  if (!point) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: not a results file: no 'point' column",
+                csv_reader_path(csv), line);
+    g_free(r);
+    return NULL;
+  }
+  r->csv = g_steal_pointer(&owned);
+  r->fields = g_ptr_array_new_with_free_func(g_free);
+  return r;
+}
+
+ResultsReader *results_reader_open(const char *path, GError **error)
+{
+  CsvReader *csv = csv_reader_open(path, error);
+  return csv ? reader_start(csv, error) : NULL;
+}
+
+ResultsReader *results_reader_new(const char *path, const char *text, gsize len, GError **error)
+{
+  return reader_start(csv_reader_new(path, text, len), error);
+}
+
+void results_reader_free(ResultsReader *r)
+{
+  if (!r)
+    return;
+  csv_reader_free(r->csv);
+  g_ptr_array_unref(r->fields);
+  g_free(r);
+}
+
+static char *outcome_list(void)
+{
+  g_autofree char *names = g_strjoinv(", ", (char **)outcome_names);
+  return g_strdup_printf("one of %s", names);
+}
+
+gboolean results_reader_next(ResultsReader *r, ResultRow *row, GError **error)
+{
+  int line;
+  if (!csv_reader_next(r->csv, r->fields, &line, error))
+    return FALSE;
+  result_row_init(row, 0);
+  for (gsize i = 0; i < n_result_columns; i++) {
+    int col = r->col[i];
+    const char *text = col >= 0 && (guint)col < r->fields->len ? r->fields->pdata[col] : "";
+    if (col >= 0 && !set_cell(row, &result_columns[i], text)) {
+      g_autofree char *outcomes = outcome_list();
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects %s, got '%s'",
+                  csv_reader_path(r->csv), line, col + 1, result_columns[i].name,
+                  result_columns[i].type == RC_INDEX ? "a whole number >= 0"
+                  : result_columns[i].type == RC_FLAG ? "0 or 1"
+                  : result_columns[i].type == RC_OUTCOME ? outcomes : "a number",
+                  text);
+      result_row_clear(row);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Every row of R, or NULL with *ERROR set. */
+static GPtrArray *read_all(ResultsReader *r, GError **error)
+{
+  GPtrArray *rows = g_ptr_array_new();
+  for (;;) {
+    ResultRow *row = g_new(ResultRow, 1);
+    GError *e = NULL;
+    if (!results_reader_next(r, row, &e)) {
+      g_free(row);
+      if (!e)
+        return rows;
+      g_propagate_error(error, e);
+      for (guint k = 0; k < rows->len; k++) {
+        result_row_clear(rows->pdata[k]);
+        g_free(rows->pdata[k]);
+      }
+      g_ptr_array_unref(rows);
+      return NULL;
+    }
+    g_ptr_array_add(rows, row);
+  }
+}
+
 GPtrArray *results_read(const char *path, GError **error)
 {
-  g_autoptr(CsvFile) csv = csv_read(path, error);
-  return csv ? results_from_csv(csv, error) : NULL;
+  /* a results file a user gives is input: read whole within the input limits (input_file.h) */
+  g_autofree char *text = NULL;
+  gsize len;
+  if (!input_file_read(path, &text, &len, error))
+    return NULL;
+  return results_parse(path, text, len, error);
 }
 
 GPtrArray *results_parse(const char *path, const char *text, gsize len, GError **error)
 {
-  g_autoptr(CsvFile) csv = csv_parse(path, text, len, error);
-  return csv ? results_from_csv(csv, error) : NULL;
-}
-
-static GPtrArray *results_from_csv(const CsvFile *csv, GError **error)
-{
-  const char *path = csv->path;
-  if (csv_column(csv, "point") < 0) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: not a results file: no 'point' column", path);
-    return NULL;
-  }
-  GPtrArray *rows = g_ptr_array_new();
-  for (guint r = 0; r < csv->rows->len; r++) {
-    ResultRow *row = g_new(ResultRow, 1);
-    result_row_init(row, 0);
-    g_ptr_array_add(rows, row);
-    for (gsize i = 0; i < n_result_columns; i++) {
-      int col = csv_column(csv, result_columns[i].name);
-      if (col >= 0 && !set_cell(row, &result_columns[i], csv_field(csv, r, col))) {
-        g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column '%s' expects %s, got '%s'", path,
-                    g_array_index(csv->lines, int, r), col + 1, result_columns[i].name,
-                    result_columns[i].type == RC_INDEX ? "a whole number >= 0"
-                    : result_columns[i].type == RC_FLAG ? "0 or 1"
-                    : result_columns[i].type == RC_OUTCOME ? "ok, infeasible or unsupported" : "a number",
-                    csv_field(csv, r, col));
-        for (guint k = 0; k < rows->len; k++) {
-          result_row_clear(rows->pdata[k]);
-          g_free(rows->pdata[k]);
-        }
-        g_ptr_array_unref(rows);
-        return NULL;
-      }
-    }
-  }
-  return rows;
+  g_autoptr(ResultsReader) r = results_reader_new(path, text, len, error);
+  return r ? read_all(r, error) : NULL;
 }
 
 char *results_csv_text(GPtrArray *rows)
@@ -267,27 +359,67 @@ char *results_csv_text(GPtrArray *rows)
   return g_string_free(csv, FALSE);
 }
 
-gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
+struct ResultsWriter {
+  AtomicFile *csv, *jsonl;
+};
+
+ResultsWriter *results_writer_open(const char *dir, GError **error)
 {
-  g_autoptr(GString) jsonl = g_string_new(NULL);
-  g_autofree char *csv = results_csv_text(rows);
-  for (guint r = 0; r < rows->len; r++) {
-    const ResultRow *row = rows->pdata[r];
-    g_string_append_c(jsonl, '{');
-    for (gsize i = 0; i < n_result_columns; i++) {
-      const ResultColumn *c = &result_columns[i];
-      g_autofree char *v = cell(row, c);
-      g_string_append_printf(jsonl, "%s\"%s\":", i ? "," : "", c->name);
-      if (!v)
-        g_string_append(jsonl, "null");
-      else if (c->type == RC_STR || c->type == RC_OUTCOME)
-        json_string(jsonl, v);
-      else
-        g_string_append(jsonl, v);
-    }
-    g_string_append(jsonl, "}\n");
-  }
   g_autofree char *csv_path = g_build_filename(dir, "results.csv", NULL);
   g_autofree char *jsonl_path = g_build_filename(dir, "results.jsonl", NULL);
-  return atomic_file_write(csv_path, csv, -1, error) && atomic_file_write(jsonl_path, jsonl->str, jsonl->len, error);
+  ResultsWriter *w = g_new0(ResultsWriter, 1);
+  if (!(w->csv = atomic_file_open(csv_path, error)) || !(w->jsonl = atomic_file_open(jsonl_path, error))) {
+    results_writer_abort(w);
+    return NULL;
+  }
+  g_autofree char *header = results_csv_header();
+  fputs(header, atomic_file_stream(w->csv));
+  return w;
+}
+
+void results_writer_add(ResultsWriter *w, const ResultRow *row)
+{
+  g_autofree char *line = results_csv_line(row);
+  fputs(line, atomic_file_stream(w->csv));
+  g_autoptr(GString) jsonl = g_string_new("{");
+  for (gsize i = 0; i < n_result_columns; i++) {
+    const ResultColumn *c = &result_columns[i];
+    g_autofree char *v = cell(row, c);
+    g_string_append_printf(jsonl, "%s\"%s\":", i ? "," : "", c->name);
+    if (!v)
+      g_string_append(jsonl, "null");
+    else if (c->type == RC_STR || c->type == RC_OUTCOME)
+      json_string(jsonl, v);
+    else
+      g_string_append(jsonl, v);
+  }
+  g_string_append(jsonl, "}\n");
+  fwrite(jsonl->str, 1, jsonl->len, atomic_file_stream(w->jsonl));
+}
+
+gboolean results_writer_commit(ResultsWriter *w, GError **error)
+{
+  gboolean ok = atomic_file_commit(g_steal_pointer(&w->csv), error) &&
+                atomic_file_commit(g_steal_pointer(&w->jsonl), error);
+  results_writer_abort(w);
+  return ok;
+}
+
+void results_writer_abort(ResultsWriter *w)
+{
+  if (!w)
+    return;
+  atomic_file_abort(w->csv);
+  atomic_file_abort(w->jsonl);
+  g_free(w);
+}
+
+gboolean results_write(const char *dir, GPtrArray *rows, GError **error)
+{
+  ResultsWriter *w = results_writer_open(dir, error);
+  if (!w)
+    return FALSE;
+  for (guint r = 0; r < rows->len; r++)
+    results_writer_add(w, rows->pdata[r]);
+  return results_writer_commit(w, error);
 }

@@ -63,6 +63,8 @@ extern const gsize n_result_columns;
  * prediction fills it; free with result_row_clear. */
 void result_row_init(ResultRow *r, gsize point);
 void result_row_clear(ResultRow *r);
+/* DST as a copy of SRC with its own strings (clear it with result_row_clear). */
+void result_row_copy(const ResultRow *src, ResultRow *dst);
 
 /* The column called NAME, or NULL; the numeric value of a column in a row (NAN when unknown or
  * not numeric). */
@@ -83,5 +85,24 @@ GPtrArray *results_parse(const char *path, const char *text, gsize len, GError *
 
 /* Writes ROWS (ResultRow *) to DIR/results.csv and DIR/results.jsonl. */
 gboolean results_write(const char *dir, GPtrArray *rows, GError **error);
+
+/* The same one row at a time, for tables of any size: rows stream to temporary files renamed into
+ * place on commit (abort removes them). */
+typedef struct ResultsWriter ResultsWriter;
+ResultsWriter *results_writer_open(const char *dir, GError **error);
+void results_writer_add(ResultsWriter *w, const ResultRow *row);
+gboolean results_writer_commit(ResultsWriter *w, GError **error); /* frees W */
+void results_writer_abort(ResultsWriter *w);
+
+/* A results CSV read one row at a time (memory bounded by one row, whatever the file's size);
+ * leading '#' lines (a journal's digest) are skipped. */
+typedef struct ResultsReader ResultsReader;
+ResultsReader *results_reader_open(const char *path, GError **error);
+ResultsReader *results_reader_new(const char *path, const char *text, gsize len, GError **error);
+/* Fills ROW (initialised here: clear it with result_row_clear) with the next row; FALSE at the end,
+ * or with *ERROR set on a bad row. */
+gboolean results_reader_next(ResultsReader *r, ResultRow *row, GError **error);
+void results_reader_free(ResultsReader *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ResultsReader, results_reader_free)
 
 #endif

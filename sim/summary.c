@@ -9,23 +9,107 @@ const char *const summary_format_names[] = { "table", "csv", "json", NULL };
 
 static const char *const modes[] = { "aggregated", "disaggregated" };
 
-void summary_picks(GPtrArray *rows, GPtrArray **systems, GPtrArray **picks)
+/* One system: its pick, and the best points of each mode. */
+typedef struct {
+  char *name;
+  ResultRow *pick;            /* owned copy, or NULL */
+  GPtrArray *top[2];          /* ResultRow * (owned copies), best first, at most Summary.top */
+  gboolean swept[2];          /* whether any point of the mode was in the sweep */
+} SystemSummary;
+
+struct Summary {
+  guint top;
+  GPtrArray *systems;         /* SystemSummary *, in order of first appearance */
+  guint counts[OUTCOME_COUNT_];
+  guint points;
+};
+
+static void row_free(gpointer p)
 {
-  FrontierAxis x, y;
-  frontier_default_axes(&x, &y);
-  *systems = g_ptr_array_new();
-  *picks = g_ptr_array_new();
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    gboolean seen = FALSE;
-    for (guint k = 0; k < (*systems)->len && !seen; k++)
-      seen = g_strcmp0((*systems)->pdata[k], r->system) == 0;
-    if (!seen) {
-      g_ptr_array_add(*systems, r->system);
-      g_ptr_array_add(*picks, (gpointer)frontier_best(rows, r->system, &y));
-    }
+  if (p) {
+    result_row_clear(p);
+    g_free(p);
   }
 }
+
+static ResultRow *row_copy(const ResultRow *r)
+{
+  ResultRow *c = g_new(ResultRow, 1);
+  result_row_copy(r, c);
+  return c;
+}
+
+static void system_free(gpointer p)
+{
+  SystemSummary *s = p;
+  g_free(s->name);
+  row_free(s->pick);
+  for (int m = 0; m < 2; m++)
+    g_ptr_array_unref(s->top[m]);
+  g_free(s);
+}
+
+Summary *summary_new(guint top)
+{
+  Summary *s = g_new0(Summary, 1);
+  s->top = MAX(top, 1);
+  s->systems = g_ptr_array_new_with_free_func(system_free);
+  return s;
+}
+
+void summary_free(Summary *s)
+{
+  if (!s)
+    return;
+  g_ptr_array_unref(s->systems);
+  g_free(s);
+}
+
+static SystemSummary *system_of(Summary *s, const char *name)
+{
+  for (guint k = 0; k < s->systems->len; k++) {
+    SystemSummary *ss = s->systems->pdata[k];
+    if (g_strcmp0(ss->name, name) == 0)
+      return ss;
+  }
+  SystemSummary *ss = g_new0(SystemSummary, 1);
+  ss->name = g_strdup(name ? name : "");
+  for (int m = 0; m < 2; m++)
+    ss->top[m] = g_ptr_array_new_with_free_func(row_free);
+  g_ptr_array_add(s->systems, ss);
+  return ss;
+}
+
+static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b);
+
+void summary_add(Summary *s, const ResultRow *r)
+{
+  s->points++;
+  s->counts[r->status]++;
+  SystemSummary *ss = system_of(s, r->system);
+  int m = g_strcmp0(r->mode, modes[1]) == 0;
+  ss->swept[m] = TRUE;
+  FrontierAxis x, y;
+  frontier_default_axes(&x, &y);
+  if (frontier_better(r, ss->pick, &y)) {
+    row_free(ss->pick);
+    ss->pick = row_copy(r);
+  }
+  if (r->status != OUTCOME_OK || !isfinite(r->tok_s_per_mw))
+    return;
+  GPtrArray *top = ss->top[m];
+  const ResultRow *last = top->len ? top->pdata[top->len - 1] : NULL;
+  if (top->len >= s->top && by_tok_s_per_mw(&r, &last) >= 0)
+    return;
+  g_ptr_array_add(top, row_copy(r));
+  g_ptr_array_sort(top, by_tok_s_per_mw);
+  if (top->len > s->top)
+    g_ptr_array_remove_index(top, top->len - 1);
+}
+
+guint summary_n_systems(const Summary *s) { return s->systems->len; }
+const char *summary_system(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->name; }
+const ResultRow *summary_pick(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->pick; }
 
 static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b)
 {
@@ -35,37 +119,13 @@ static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b)
   return p->point < q->point ? -1 : p->point > q->point;
 }
 
-/* The ok rows of SYSTEM in MODE, best first, at most TOP. */
-static GPtrArray *top_rows(GPtrArray *rows, const char *system, const char *mode, guint top)
+static char *counts_text(const Summary *sum)
 {
-  GPtrArray *out = g_ptr_array_new();
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    if (r->status == OUTCOME_OK && isfinite(r->tok_s_per_mw) && g_strcmp0(r->system, system) == 0 &&
-        g_strcmp0(r->mode, mode) == 0)
-      g_ptr_array_add(out, (gpointer)r);
-  }
-  g_ptr_array_sort(out, by_tok_s_per_mw);
-  if (out->len > top)
-    g_ptr_array_set_size(out, top);
-  return out;
-}
-
-static void count_outcomes(GPtrArray *rows, guint *n)
-{
-  memset(n, 0, OUTCOME_COUNT_ * sizeof *n);
-  for (guint i = 0; i < rows->len; i++)
-    n[((const ResultRow *)rows->pdata[i])->status]++;
-}
-
-static char *counts_text(GPtrArray *rows)
-{
-  guint n[OUTCOME_COUNT_];
-  count_outcomes(rows, n);
+  const guint *n = sum->counts;
   static const OutcomeKind order[] = { OUTCOME_OK, OUTCOME_SLO_VIOLATED, OUTCOME_QUEUE_BOUND, OUTCOME_UNSTABLE,
                                        OUTCOME_INFEASIBLE, OUTCOME_UNSUPPORTED };
   GString *s = g_string_new(NULL);
-  g_string_append_printf(s, "%u points:", rows->len);
+  g_string_append_printf(s, "%u points:", sum->points);
   for (gsize k = 0; k < G_N_ELEMENTS(order); k++)
     g_string_append_printf(s, "%s %u %s", k ? "," : "", n[order[k]], outcome_names[order[k]]);
   return g_string_free(s, FALSE);
@@ -87,25 +147,15 @@ static void table_row(GString *s, guint rank, const ResultRow *r, int pct)
                          r->config);
 }
 
-/* Whether any row of SYSTEM is in MODE: a mode the sweep left out is not "no point meets the SLO". */
-static gboolean mode_swept(GPtrArray *rows, const char *system, const char *mode)
-{
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    if (g_strcmp0(r->system, system) == 0 && g_strcmp0(r->mode, mode) == 0)
-      return TRUE;
-  }
-  return FALSE;
-}
-
-static char *table(GPtrArray *rows, const SummaryOptions *opt, GPtrArray *systems, GPtrArray *picks)
+static char *table(const Summary *sum, const SummaryOptions *opt)
 {
   GString *s = g_string_new(NULL);
-  g_autofree char *counts = counts_text(rows);
+  g_autofree char *counts = counts_text(sum);
   g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
-  for (guint k = 0; k < systems->len; k++) {
-    const ResultRow *p = picks->pdata[k];
-    g_string_append_printf(s, "\n%s\n", (char *)systems->pdata[k]);
+  for (guint k = 0; k < sum->systems->len; k++) {
+    const SystemSummary *ss = sum->systems->pdata[k];
+    const ResultRow *p = ss->pick;
+    g_string_append_printf(s, "\n%s\n", ss->name);
     if (!p) {
       g_string_append(s, "  no configuration meets the SLO\n");
       continue;
@@ -115,10 +165,9 @@ static char *table(GPtrArray *rows, const SummaryOptions *opt, GPtrArray *system
                            p->config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
                            p->usd_per_mtok, p->tok_s_per_user, opt->percentile, ttft_at(p, opt->percentile) / 1e3);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
-      g_autoptr(GPtrArray) top = top_rows(rows, systems->pdata[k], modes[m], opt->top);
+      GPtrArray *top = ss->top[m];
       if (!top->len) {
-        g_string_append_printf(s, "  %s: %s\n", modes[m],
-                               mode_swept(rows, systems->pdata[k], modes[m]) ? "no point meets the SLO" : "not swept");
+        g_string_append_printf(s, "  %s: %s\n", modes[m], ss->swept[m] ? "no point meets the SLO" : "not swept");
         continue;
       }
       g_autofree char *ttft = g_strdup_printf("p%d TTFT s", opt->percentile);
@@ -175,18 +224,15 @@ static void figures(const ResultRow *r, double *v)
 /* Each listed point: system, mode, rank (0: the system's pick), point, configuration, figures. */
 typedef void (*EmitFunc)(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r);
 
-static void emit_all(GPtrArray *rows, const SummaryOptions *opt, GPtrArray *systems, GPtrArray *picks, GString *s,
-                     EmitFunc emit)
+static void emit_all(const Summary *sum, GString *s, EmitFunc emit)
 {
-  for (guint k = 0; k < systems->len; k++) {
-    const ResultRow *p = picks->pdata[k];
-    if (p)
-      emit(s, systems->pdata[k], p->mode, 0, p);
-    for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
-      g_autoptr(GPtrArray) top = top_rows(rows, systems->pdata[k], modes[m], opt->top);
-      for (guint i = 0; i < top->len; i++)
-        emit(s, systems->pdata[k], modes[m], i + 1, top->pdata[i]);
-    }
+  for (guint k = 0; k < sum->systems->len; k++) {
+    const SystemSummary *ss = sum->systems->pdata[k];
+    if (ss->pick)
+      emit(s, ss->name, ss->pick->mode, 0, ss->pick);
+    for (gsize m = 0; m < G_N_ELEMENTS(modes); m++)
+      for (guint i = 0; i < ss->top[m]->len; i++)
+        emit(s, ss->name, modes[m], i + 1, ss->top[m]->pdata[i]);
   }
 }
 
@@ -216,31 +262,28 @@ static void emit_json(GString *s, const char *system, const char *mode, guint ra
   g_string_append_printf(s, ", \"factory_tok_s\": %.6g}", factory_tok_s(r));
 }
 
-char *summary_text(GPtrArray *rows, const SummaryOptions *opt, SummaryFormat format)
+char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat format)
 {
-  g_autoptr(GPtrArray) systems = NULL, picks = NULL;
-  summary_picks(rows, &systems, &picks);
   if (format == SUMMARY_TABLE)
-    return table(rows, opt, systems, picks);
+    return table(sum, opt);
   GString *s = g_string_new(NULL);
   if (format == SUMMARY_CSV) {
     g_string_append(s, "system,mode,rank,point,config");
     for (gsize i = 0; i < G_N_ELEMENTS(figure_names); i++)
       g_string_append_printf(s, ",%s", figure_names[i]);
     g_string_append(s, ",factory_tok_s\n");
-    emit_all(rows, opt, systems, picks, s, emit_csv);
+    emit_all(sum, s, emit_csv);
     return g_string_free(s, FALSE);
   }
-  guint n[OUTCOME_COUNT_];
-  count_outcomes(rows, n);
+  const guint *n = sum->counts;
   g_string_append(s, "{\n  \"slo\": ");
   json_string(s, opt->slo);
   g_string_append_printf(s, ",\n  \"budget_mw\": %.6g,\n  \"points\": %u,\n  \"outcomes\": {", opt->budget_w / 1e6,
-                         rows->len);
+                         sum->points);
   for (int k = 0; k < OUTCOME_COUNT_; k++)
     g_string_append_printf(s, "%s\"%s\": %u", k ? ", " : "", outcome_names[k], n[k]);
   g_string_append(s, "},\n  \"best\": [");
-  emit_all(rows, opt, systems, picks, s, emit_json);
+  emit_all(sum, s, emit_json);
   g_string_append(s, "\n  ]\n}\n");
   return g_string_free(s, FALSE);
 }

@@ -15,16 +15,25 @@ typedef enum { SUMMARY_TABLE, SUMMARY_CSV, SUMMARY_JSON } SummaryFormat;
 extern const char *const summary_format_names[]; /* "table", "csv", "json" */
 
 typedef struct {
-  guint top;               /* points per system and mode */
   const char *slo;         /* the SLO in words (slo_describe) */
   double budget_w;         /* the facility's power budget, W */
   int percentile;          /* the TTFT shown: 50, 90 or 99 (the SLO's percentile) */
 } SummaryOptions;
 
-/* The summary of ROWS (ResultRow *) in FORMAT, newly allocated. */
-char *summary_text(GPtrArray *rows, const SummaryOptions *opt, SummaryFormat format);
-/* The pick of every system, in order of first appearance (const ResultRow *, NULL where no point
- * of the system meets the SLO), and the systems' names; free both arrays. */
-void summary_picks(GPtrArray *rows, GPtrArray **systems, GPtrArray **picks);
+/* Rows are added one at a time; the summary keeps copies of the few it shows (the picks and the
+ * top TOP per system and mode) and counts the rest: its memory does not grow with the table. */
+typedef struct Summary Summary;
+Summary *summary_new(guint top);
+void summary_add(Summary *s, const ResultRow *r);
+void summary_free(Summary *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Summary, summary_free)
+
+/* The summary in FORMAT, newly allocated. */
+char *summary_text(const Summary *s, const SummaryOptions *opt, SummaryFormat format);
+/* The systems, in order of first appearance, and each one's pick (frontier_better over tokens/s
+ * per MW; NULL where none of its points meets the SLO). */
+guint summary_n_systems(const Summary *s);
+const char *summary_system(const Summary *s, guint i);
+const ResultRow *summary_pick(const Summary *s, guint i);
 
 #endif

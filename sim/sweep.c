@@ -34,18 +34,6 @@ gboolean sweep_parse_shard(const char *text, int *k, int *n)
   return TRUE;
 }
 
-static void free_rows(GPtrArray *rows)
-{
-  if (rows)
-    evaluate_rows_free(rows);
-}
-
-static gint by_point(gconstpointer a, gconstpointer b)
-{
-  gsize x = (*(ResultRow *const *)a)->point, y = (*(ResultRow *const *)b)->point;
-  return (x > y) - (x < y);
-}
-
 /* Point INDEX evaluated, as its results CSV line. */
 static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile *prof, gsize index)
 {
@@ -64,46 +52,33 @@ static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile
  * never waits for the next, few enough that the last ones spread over every worker. */
 #define BATCH 4
 #define BATCHES_AHEAD 2
+/* Rows finished ahead of the next one the journal waits for, per worker: the parent holds them
+ * until their turn (the journal is in point order), and stops handing out points beyond. */
+#define AHEAD_PER_WORKER 256
 
 /* A batch of points for a worker: positions in the list of points to do. */
 typedef struct {
   guint32 first, count;
 } Batch;
 
-/* A worker: evaluates the batches the parent sends on CMD until it closes it, writing each row's
- * CSV line to OUT. Points go to whichever worker is free, so uneven points (an event simulation
- * takes from microseconds to seconds) do not leave one worker with all the slow ones. */
+/* What a worker sends back per point: its position in the list, then the row's CSV line. */
+typedef struct {
+  guint32 pos, len;
+} Frame;
+
+/* A worker: evaluates the batches the parent sends on CMD until it closes it, writing each row to
+ * OUT as a frame. Points go to whichever worker is free, so uneven points (an event simulation takes
+ * from microseconds to seconds) do not leave one worker with all the slow ones. */
 static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int cmd, int out)
 {
   Batch b;
   while (fd_read_all(cmd, &b, sizeof b)) {
     for (guint32 i = b.first; i < b.first + b.count && i < todo->len; i++) {
       g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
-      if (!fd_write_all(out, line, strlen(line)))
+      Frame f = { i, (guint32)strlen(line) };
+      if (!fd_write_all(out, &f, sizeof f) || !fd_write_all(out, line, f.len))
         return FALSE;
     }
-  }
-  return TRUE;
-}
-
-typedef struct {
-  int cmd;              /* write end of the worker's batches; -1 once closed */
-  gsize given, returned; /* points sent, rows received */
-} WorkerState;
-
-/* Keeps W supplied: batches until BATCHES_AHEAD are outstanding; closes its command pipe when no
- * point is left, so that it ends once its last batch is done. */
-static gboolean feed(WorkerState *w, gsize *next, gsize total)
-{
-  while (w->cmd >= 0 && *next < total && w->given - w->returned < BATCH * BATCHES_AHEAD) {
-    Batch b = { (guint32)*next, (guint32)MIN(BATCH, total - *next) };
-    if (!fd_write_all(w->cmd, &b, sizeof b))
-      return FALSE;
-    *next += b.count, w->given += b.count;
-  }
-  if (w->cmd >= 0 && *next >= total) {
-    close(w->cmd);
-    w->cmd = -1;
   }
   return TRUE;
 }
@@ -130,90 +105,148 @@ static void draw(Progress *p, gboolean final)
     fputc('\n', stderr);
 }
 
-/* Appends complete lines of BUF to the journal and counts them. */
-static gboolean journal_lines(Progress *p, GString *buf)
+/* Appends one row to the journal at once (a kill -9 keeps it) and counts it. */
+static gboolean journal_row(Progress *p, const char *line, gsize len)
 {
-  char *nl;
-  while ((nl = memchr(buf->str, '\n', buf->len))) {
-    gsize n = (gsize)(nl - buf->str) + 1;
-    if (fwrite(buf->str, 1, n, p->journal) != n || fflush(p->journal) != 0)
+  if (fwrite(line, 1, len, p->journal) != len || fflush(p->journal) != 0)
+    return FALSE;
+  p->done++;
+  draw(p, FALSE);
+  return TRUE;
+}
+
+/* The parent's side of the workers: who holds what, and the rows waiting for their turn. */
+typedef struct {
+  int cmd;               /* write end of the worker's batches; -1 once closed */
+  gsize given, returned; /* points sent, rows received */
+  GByteArray *in;        /* bytes received, not yet whole frames */
+} WorkerState;
+
+typedef struct {
+  WorkerState *ws;
+  int n;
+  gsize next;            /* the next position in the list to hand out */
+  gsize written;         /* positions before this one are in the journal */
+  GHashTable *ahead;     /* position -> GBytes: rows finished before their turn */
+  GArray *todo;
+  Progress *p;
+} Pool;
+
+/* Keeps worker W supplied: batches until BATCHES_AHEAD are outstanding and the rows held ahead of
+ * the journal stay bounded; closes its command pipe when no point is left, so that it ends once its
+ * last batch is done. */
+static gboolean feed(Pool *pool, WorkerState *w)
+{
+  gsize total = pool->todo->len, limit = pool->written + (gsize)AHEAD_PER_WORKER * pool->n;
+  while (w->cmd >= 0 && pool->next < total && pool->next < limit && w->given - w->returned < BATCH * BATCHES_AHEAD) {
+    Batch b = { (guint32)pool->next, (guint32)MIN(BATCH, total - pool->next) };
+    if (!fd_write_all(w->cmd, &b, sizeof b))
       return FALSE;
-    g_string_erase(buf, 0, (gssize)n);
-    p->done++;
-    draw(p, FALSE);
+    pool->next += b.count, w->given += b.count;
+  }
+  if (w->cmd >= 0 && pool->next >= total) {
+    close(w->cmd);
+    w->cmd = -1;
   }
   return TRUE;
 }
 
-/* Forks JOBS workers over the points in todo and journals what they stream back. */
+/* Takes the whole frames out of W's bytes; journals every row whose turn has come. */
+static gboolean take_frames(Pool *pool, WorkerState *w)
+{
+  Frame f;
+  while (w->in->len >= sizeof f) {
+    memcpy(&f, w->in->data, sizeof f);
+    if (w->in->len < sizeof f + f.len)
+      break;
+    g_hash_table_insert(pool->ahead, GSIZE_TO_POINTER((gsize)f.pos + 1),
+                        g_bytes_new(w->in->data + sizeof f, f.len));
+    g_byte_array_remove_range(w->in, 0, (guint)(sizeof f + f.len));
+    w->returned++;
+  }
+  GBytes *row;
+  while ((row = g_hash_table_lookup(pool->ahead, GSIZE_TO_POINTER(pool->written + 1)))) {
+    gsize len;
+    const char *data = g_bytes_get_data(row, &len);
+    if (!journal_row(pool->p, data, len))
+      return FALSE;
+    g_hash_table_remove(pool->ahead, GSIZE_TO_POINTER(pool->written + 1));
+    pool->written++;
+  }
+  return TRUE;
+}
+
+/* Forks JOBS workers over the points in todo and journals what they send back, in todo's order. */
 static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int jobs,
                             Progress *p, GError **error)
 {
   int n = MAX(1, MIN(jobs, (int)todo->len));
   g_autofree struct pollfd *fds = g_new0(struct pollfd, n);
   g_autofree pid_t *pids = g_new0(pid_t, n);
-  g_autofree WorkerState *ws = g_new0(WorkerState, n);
-  GString **bufs = g_new0(GString *, n);
+  g_autoptr(GHashTable) ahead = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_bytes_unref);
+  Pool pool = { .ws = g_new0(WorkerState, n), .n = n, .ahead = ahead, .todo = todo, .p = p };
   fflush(NULL); /* children must not inherit unwritten stdio buffers */
-  for (int w = 0; w < n; w++) {
+  gboolean ok = TRUE;
+  int started = 0;
+  for (int w = 0; w < n && ok; w++) {
     int fd[2], cmd[2];
     if (pipe(fd) != 0 || pipe(cmd) != 0 || (pids[w] = fork()) < 0) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "cannot start a worker: %s", g_strerror(errno));
-      return FALSE;
+      ok = FALSE;
+      break;
     }
     if (pids[w] == 0) {
       close(fd[0]);
       close(cmd[1]);
       for (int o = 0; o < w; o++) /* the other workers' pipes: their ends must close with the parent's */
-        close(fds[o].fd), close(ws[o].cmd);
+        close(fds[o].fd), close(pool.ws[o].cmd);
       _exit(work(sc, cat, prof, todo, cmd[0], fd[1]) ? 0 : 1);
     }
     close(fd[1]);
     close(cmd[0]);
     fds[w] = (struct pollfd){ .fd = fd[0], .events = POLLIN };
-    ws[w] = (WorkerState){ .cmd = cmd[1] };
-    bufs[w] = g_string_new(NULL);
+    pool.ws[w] = (WorkerState){ .cmd = cmd[1], .in = g_byte_array_new() };
+    started++;
   }
-  gsize next = 0;
-  gboolean ok = TRUE;
   /* a worker that died leaves its batch pipe without a reader: a write there is an error to report,
    * not a signal that ends the parent */
   struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
   sigaction(SIGPIPE, &ignore, &old);
-  for (int w = 0; w < n && ok; w++)
-    ok = feed(&ws[w], &next, todo->len);
-  for (int open = n; open > 0 && ok;) {
-    if (poll(fds, n, -1) < 0 && errno != EINTR)
+  for (int w = 0; w < started && ok; w++)
+    ok = feed(&pool, &pool.ws[w]);
+  for (int open = started; open > 0 && ok;) {
+    if (poll(fds, started, -1) < 0 && errno != EINTR)
       break;
-    for (int w = 0; w < n && ok; w++) {
+    for (int w = 0; w < started && ok; w++) {
       if (fds[w].fd < 0 || !(fds[w].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
-      char chunk[65536];
+      guint8 chunk[65536];
       ssize_t got = read(fds[w].fd, chunk, sizeof chunk);
       if (got > 0) {
-        gsize before = p->done;
-        g_string_append_len(bufs[w], chunk, got);
-        ok = journal_lines(p, bufs[w]);
-        ws[w].returned += p->done - before;
-        ok = ok && feed(&ws[w], &next, todo->len);
+        g_byte_array_append(pool.ws[w].in, chunk, (guint)got);
+        ok = take_frames(&pool, &pool.ws[w]);
+        for (int o = 0; o < started && ok; o++) /* the journal moved on: every worker may take more */
+          ok = feed(&pool, &pool.ws[o]);
       } else if (got == 0 || errno != EINTR) {
         close(fds[w].fd);
         fds[w].fd = -1, open--;
       }
     }
   }
-  for (int w = 0; w < n; w++) {
+  for (int w = 0; w < started; w++) {
     int status = 0;
     if (fds[w].fd >= 0)
       close(fds[w].fd);
-    if (ws[w].cmd >= 0)
-      close(ws[w].cmd);
+    if (pool.ws[w].cmd >= 0)
+      close(pool.ws[w].cmd);
     if (waitpid(pids[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
       ok = FALSE;
-    g_string_free(bufs[w], TRUE);
+    g_byte_array_unref(pool.ws[w].in);
   }
   sigaction(SIGPIPE, &old, NULL);
-  g_free(bufs);
+  g_free(pool.ws);
+  if (ok && pool.written != todo->len)
+    ok = FALSE;
   if (!ok && !(error && *error))
     g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "a worker failed; finished points are kept: rerun with --resume");
   return ok;
@@ -240,45 +273,92 @@ static char *journal_header(const Scenario *sc, const Catalog *cat, const Profil
   return g_strdup_printf("# aifsim journal %s\n", g_checksum_get_string(sum));
 }
 
-/* The journal's rows, after checking they belong to HEADER. A torn last line (the disk filled, the
- * machine stopped mid-write) is cut off the file, so appending starts on a line of its own. Sets
- * *EMPTY when not even the CSV header line is whole (the caller starts afresh). */
-static GPtrArray *journal_read(const char *path, const char *header, gsize n_points, gboolean *empty,
-                               GError **error)
+/* Checks that the journal at PATH belongs to HEADER, and cuts a torn last line (the disk filled,
+ * the machine stopped mid-write) so that appending starts on a line of its own; only its head and
+ * tail are read. Sets *EMPTY when not even the CSV header line is whole (the caller starts afresh). */
+static gboolean journal_check(const char *path, const char *header, gboolean *empty, GError **error)
 {
-  g_autofree char *text = NULL;
-  gsize len = 0, hl = strlen(header);
+  gsize hl = strlen(header);
   *empty = FALSE;
-  if (!input_file_read(path, &text, &len, error))
-    return NULL;
-  if (len < hl || memcmp(text, header, hl) != 0) {
+  FILE *f = fopen(path, "re");
+  if (!f) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot read: %s", path, g_strerror(errno));
+    return FALSE;
+  }
+  g_autofree char *head = g_malloc(hl);
+  gboolean mine = fread(head, 1, hl, f) == hl && memcmp(head, header, hl) == 0;
+  struct stat st;
+  off_t keep = fstat(fileno(f), &st) == 0 ? st.st_size : 0;
+  char buf[4096];
+  gboolean found = FALSE;
+  while (mine && keep > (off_t)hl && !found) { /* back to the last line break */
+    off_t from = MAX((off_t)hl, keep - (off_t)sizeof buf);
+    gsize n = (gsize)(keep - from);
+    if (fseeko(f, from, SEEK_SET) != 0 || fread(buf, 1, n, f) != n)
+      break;
+    while (n > 0 && buf[n - 1] != '\n')
+      n--, keep--;
+    found = n > 0;
+  }
+  fclose(f);
+  if (!mine) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: the journal of another run (its scenario, catalog, "
                 "profile or shard differ): run without --resume to start again", path);
-    return NULL;
+    return FALSE;
   }
-  gsize keep = len;
-  while (keep > hl && text[keep - 1] != '\n')
-    keep--;
-  if (keep < len && truncate(path, (off_t)keep) != 0) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot cut its torn last line: %s", path, g_strerror(errno));
-    return NULL;
-  }
-  if (!memchr(text + hl, '\n', keep - hl)) {
+  if (!found) { /* no line after the digest is whole, not even the CSV header */
     *empty = TRUE;
-    return NULL;
+    return TRUE;
   }
-  GPtrArray *rows = results_parse(path, text + hl, keep - hl, error);
-  for (guint i = 0; rows && i < rows->len; i++)
-    if (((ResultRow *)rows->pdata[i])->point >= n_points) {
-      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: point %" G_GSIZE_FORMAT " is not in this sweep of %"
-                  G_GSIZE_FORMAT " points", path, ((ResultRow *)rows->pdata[i])->point, n_points);
-      g_clear_pointer(&rows, free_rows);
-    }
-  return rows;
+  if (keep < st.st_size && truncate(path, keep) != 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot cut its torn last line: %s", path, g_strerror(errno));
+    return FALSE;
+  }
+  return TRUE;
 }
 
-GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, const char *dir,
-                     const SweepOptions *opt, GError **error)
+/* Calls F on every row of the journal at PATH, in order, one at a time; a point outside the sweep or
+ * out of order (rows are journaled in point order) is an error. */
+static gboolean journal_foreach(const char *path, gsize n_points, SweepRowFunc f, gpointer user, GError **error)
+{
+  g_autoptr(ResultsReader) r = results_reader_open(path, error);
+  if (!r)
+    return FALSE;
+  gboolean first = TRUE;
+  gsize last = 0;
+  for (;;) {
+    ResultRow row;
+    GError *e = NULL;
+    if (!results_reader_next(r, &row, &e)) {
+      if (e)
+        g_propagate_error(error, e);
+      return !e;
+    }
+    gboolean ok = TRUE;
+    if (row.point >= n_points || (!first && row.point <= last)) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, row.point >= n_points
+                  ? "%s: point %" G_GSIZE_FORMAT " is not in this sweep of %" G_GSIZE_FORMAT " points"
+                  : "%s: point %" G_GSIZE_FORMAT " is out of order (a journal of an older aifsim?): run without "
+                    "--resume to start again", path, row.point, n_points);
+      ok = FALSE;
+    }
+    first = FALSE, last = row.point;
+    ok = ok && f(&row, user, error);
+    result_row_clear(&row);
+    if (!ok)
+      return FALSE;
+  }
+}
+
+static gboolean note_done(ResultRow *row, gpointer done, GError **error)
+{
+  (void)error;
+  g_hash_table_add(done, GSIZE_TO_POINTER(row->point + 1));
+  return TRUE;
+}
+
+gboolean sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, const char *dir,
+                   const SweepOptions *opt, GError **error)
 {
   g_autofree char *path = g_build_filename(dir, JOURNAL, NULL);
   g_autofree char *header = journal_header(sc, cat, prof, opt);
@@ -286,12 +366,9 @@ GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof
   struct stat st;
   gboolean have_journal = opt->resume && lstat(path, &st) == 0, empty = FALSE;
   if (have_journal) {
-    GPtrArray *old = journal_read(path, header, sc->n_points, &empty, error);
-    if (!old && !empty)
-      return NULL;
-    for (guint i = 0; old && i < old->len; i++)
-      g_hash_table_add(done, GSIZE_TO_POINTER(((ResultRow *)old->pdata[i])->point + 1));
-    free_rows(old);
+    if (!journal_check(path, header, &empty, error) ||
+        (!empty && !journal_foreach(path, sc->n_points, note_done, done, error)))
+      return FALSE;
     have_journal = !empty;
   }
   g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(gsize));
@@ -310,7 +387,7 @@ GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof
       g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
       close(fd);
     }
-    return NULL;
+    return FALSE;
   }
   gboolean ok = TRUE;
   if (!have_journal) {
@@ -318,30 +395,25 @@ GPtrArray *sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof
     ok = fputs(header, p.journal) >= 0 && fputs(csv_header, p.journal) >= 0 && fflush(p.journal) == 0;
   }
   if (ok && todo->len > 0 && opt->jobs <= 1) { /* in this process, through the same journal */
-    GString *buf = g_string_new(NULL);
     for (guint i = 0; i < todo->len && ok; i++) {
       g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
-      g_string_append(buf, line);
-      ok = journal_lines(&p, buf);
+      ok = journal_row(&p, line, strlen(line));
     }
-    g_string_free(buf, TRUE);
   } else if (ok && todo->len > 0) {
     ok = run_workers(sc, cat, prof, todo, opt->jobs, &p, error);
   }
   draw(&p, TRUE);
   if (fclose(p.journal) != 0)
     ok = FALSE;
-  if (!ok) {
-    if (error && !*error)
-      g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
-    return NULL;
-  }
-  GPtrArray *rows = journal_read(path, header, sc->n_points, &empty, error);
-  if (rows)
-    g_ptr_array_sort(rows, by_point);
-  else if (empty)
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: the journal lost its header line", path);
-  return rows;
+  if (!ok && error && !*error)
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot write: %s", path, g_strerror(errno));
+  return ok;
+}
+
+gboolean sweep_foreach(const Scenario *sc, const char *dir, SweepRowFunc f, gpointer user, GError **error)
+{
+  g_autofree char *path = g_build_filename(dir, JOURNAL, NULL);
+  return journal_foreach(path, sc->n_points, f, user, error);
 }
 
 void sweep_finish(const char *dir)

@@ -8,13 +8,14 @@
  * torn last line before it appends. Workers are forked processes (no shared state; SimGrid
  * needs one process per platform anyway) that take batches of points from the parent as they
  * finish the last (a slow point does not hold up a fixed share) and stream their rows back
- * through pipes. The final rows are
- * read back from the journal and sorted by point, so the output does not depend on the number of
- * workers, on their timing, or on resuming. */
+ * through pipes; the parent journals them in point order (holding the few that finish early), so
+ * the rows read back do not depend on the number of workers, on their timing, or on resuming, and
+ * the final files stream from the journal. */
 #ifndef AIF_SWEEP_H
 #define AIF_SWEEP_H
 
 #include "profile.h"
+#include "results.h"
 #include "scenario.h"
 
 typedef struct {
@@ -24,10 +25,14 @@ typedef struct {
   gboolean progress; /* draw a progress bar on stderr */
 } SweepOptions;
 
-/* Evaluates the owned points of SC into DIR's journal; returns all its rows (ResultRow *) sorted by
- * point. The journal stays until the caller has written the final files (sweep_finish). */
-GPtrArray *sweep_run(const Scenario *sc, const Catalog *catalog, const Profile *prof, const char *dir,
-                     const SweepOptions *opt, GError **error);
+/* Evaluates the owned points of SC into DIR's journal, in point order. The journal stays until the
+ * caller has written the final files (sweep_finish). */
+gboolean sweep_run(const Scenario *sc, const Catalog *catalog, const Profile *prof, const char *dir,
+                   const SweepOptions *opt, GError **error);
+/* Calls F on every row of DIR's journal, in point order, one at a time (ROW is F's to read, not to
+ * keep): the final files are written from it with memory that does not grow with the sweep. */
+typedef gboolean (*SweepRowFunc)(ResultRow *row, gpointer user, GError **error);
+gboolean sweep_foreach(const Scenario *sc, const char *dir, SweepRowFunc f, gpointer user, GError **error);
 /* Removes DIR's journal once results.csv holds everything. */
 void sweep_finish(const char *dir);
 /* Parses "K/N" (1 <= K <= N). */

@@ -136,9 +136,12 @@ START_TEST(gnuplot_strings)
   }
   ChartOptions co = { .title = "t'; system 'id'; '\nreset", .width = 400, .height = 300 };
   frontier_default_axes(&co.x, &co.y);
+  const ResultRow *picks[] = { rows->pdata[0], rows->pdata[1] }; /* both labelled: names through gp_string */
+  co.picks = picks, co.n_picks = 2;
   g_autofree char *gp = g_build_filename(dir, "c.gp", NULL), *dat = g_build_filename(dir, "c.dat", NULL);
   g_autoptr(GError) err = NULL;
-  ck_assert_msg(chart_gnuplot(rows, &co, gp, dat, &err), "%s", err ? err->message : "");
+  g_autoptr(ChartData) cd = chart_data_from_rows(rows, &co.x, &co.y);
+  ck_assert_msg(chart_gnuplot(cd, &co, gp, dat, &err), "%s", err ? err->message : "");
   g_autofree char *script = NULL;
   ck_assert(g_file_get_contents(gp, &script, NULL, NULL));
   ck_assert_msg(strstr(script, "set title 't''; system ''id''; '' reset'\n"), "%s", script);

@@ -30,9 +30,10 @@ START_TEST(default_scenario_expands)
   g_autoptr(GError) err = NULL;
   g_autoptr(Scenario) s = scenario_load(path, c, &err);
   ck_assert_msg(s, "%s", err ? err->message : "");
-  /* 3 systems x users 1..4096 by factor 2 (13) x 2 precisions x parallelism auto: TP and EP over
-   * 1..64 (the largest NVLink domain, 72, caps the powers of two) x attention-DP on/off */
-  ck_assert_uint_eq(s->n_points, 3 * 13 * 2 * 7 * 7 * 2);
+  /* 3 systems x users 1..4096 by factor 2 (13) x 2 precisions x parallelism auto's layouts: TP
+   * and EP over 1..64 (the largest NVLink domain, 72, caps the powers of two) with EP <= TP (7 + 6
+   * + ... + 1 = 28 pairs), attention-DP on or off except over one GPU (27 x 2 + 1 = 55) */
+  ck_assert_uint_eq(s->n_points, 3 * 13 * 2 * 55);
   Point p;
   scenario_point(s, c, 0, &p);
   ck_assert_str_eq(p.system.id, "h200-sxm-hgx8");
@@ -42,15 +43,21 @@ START_TEST(default_scenario_expands)
   ck_assert_int_eq(p.p.serving.agg.ep, 1);
   ck_assert(!p.p.serving.agg.attention_dp);
   point_clear(&p);
-  scenario_point(s, c, 1, &p); /* the last axis varies fastest: the generated attention-DP */
+  scenario_point(s, c, 1, &p); /* the layouts vary fastest: TP 2, EP 1, attention-DP off (TP 1 has no other) */
+  ck_assert(!p.p.serving.agg.attention_dp);
+  ck_assert_int_eq(p.p.serving.agg.tp, 2);
+  ck_assert_int_eq(p.p.serving.agg.ep, 1);
+  point_clear(&p);
+  scenario_point(s, c, 2, &p); /* then attention-DP on */
   ck_assert(p.p.serving.agg.attention_dp);
-  ck_assert_int_eq(p.p.serving.agg.tp, 1);
+  ck_assert_int_eq(p.p.serving.agg.tp, 2);
   point_clear(&p);
   scenario_point(s, c, s->n_points - 1, &p);
   ck_assert_str_eq(p.system.id, "vr200-nvl144");
   ck_assert_int_eq(p.p.workload.users, 4096);
   ck_assert_int_eq(p.p.serving.agg.tp, 64);
   ck_assert_int_eq(p.p.serving.agg.ep, 64);
+  ck_assert(p.p.serving.agg.attention_dp);
   ck_assert_str_eq(p.model.id, "deepseek-r1");
   point_clear(&p);
 }

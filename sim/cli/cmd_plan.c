@@ -10,6 +10,7 @@
 #include "output_dir.h"
 #include "results.h"
 #include "slo.h"
+#include "report.h"
 #include "summary.h"
 #include "sweep.h"
 
@@ -18,14 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *plan_csv(GPtrArray *systems, GPtrArray *picks)
+static char *plan_csv(const Summary *sum)
 {
   GString *out = g_string_new("system,config,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
                               "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point\n");
-  for (guint i = 0; i < systems->len; i++) {
-    const ResultRow *r = picks->pdata[i];
+  for (guint i = 0; i < summary_n_systems(sum); i++) {
+    const ResultRow *r = summary_pick(sum, i);
     if (!r) {
-      g_string_append_printf(out, "%s,,,,,,,,,,,,,\n", (char *)systems->pdata[i]);
+      g_string_append_printf(out, "%s,,,,,,,,,,,,,\n", summary_system(sum, i));
       continue;
     }
     g_string_append_printf(out, "%s,\"%s\",%.6g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%" G_GSIZE_FORMAT "\n",
@@ -86,33 +87,24 @@ int cmd_plan(int argc, char **argv)
     return rc;
   if (!slo_overrides(rs.scenario, slo, &err))
     return cli_fail("plan", err);
-  Point first;
-  scenario_point(rs.scenario, rs.catalog, 0, &first);
   SweepOptions so = { .jobs = jobs, .progress = isatty(STDERR_FILENO) };
-  GPtrArray *rows = sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err);
-  if (!rows) {
-    point_clear(&first);
+  if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))
     return cli_fail("plan", err);
-  }
-  FrontierAxis x, y;
-  frontier_default_axes(&x, &y);
-  frontier_mark(rows, &x, &y, TRUE);
-  g_autoptr(GPtrArray) systems = NULL, picks = NULL;
-  summary_picks(rows, &systems, &picks);
-  g_autofree char *csv = plan_csv(systems, picks);
+  /* the results as run writes them (frontier marked), without the chart run draws */
+  ReportOptions ro = { .top = (guint)top, .chart = FALSE };
+  g_auto(Report) rep = { 0 };
   g_autofree char *csv_path = g_build_filename(rs.outdir, "plan.csv", NULL);
-  gboolean ok = results_write(rs.outdir, rows, &err) && atomic_file_write(csv_path, csv, -1, &err);
-  if (ok) {
-    sweep_finish(rs.outdir);
-    g_autofree char *slo_text = slo_describe(&first.p.plan);
-    SummaryOptions opt = { .top = (guint)top, .slo = slo_text, .budget_w = first.p.factory.power_budget,
-                           .percentile = first.p.plan.percentile == PCT_P99 ? 99 : first.p.plan.percentile == PCT_P90 ? 90 : 50 };
-    g_autofree char *text = summary_text(rows, &opt, (SummaryFormat)fmt);
-    fputs(text, stdout);
-    if (fmt == SUMMARY_TABLE)
-      printf("\nPlan: %s; every point: %s/results.csv\n", csv_path, rs.outdir);
-  }
-  point_clear(&first);
-  evaluate_rows_free(rows);
-  return ok ? 0 : cli_fail("plan", err);
+  if (!report_sweep(&rs, &ro, &rep, &err))
+    return cli_fail("plan", err);
+  g_autofree char *csv = plan_csv(rep.summary);
+  if (!atomic_file_write(csv_path, csv, -1, &err))
+    return cli_fail("plan", err);
+  sweep_finish(rs.outdir);
+  SummaryOptions opt = report_summary_options(&rs);
+  g_autofree char *slo_text = (char *)opt.slo;
+  g_autofree char *text = summary_text(rep.summary, &opt, (SummaryFormat)fmt);
+  fputs(text, stdout);
+  if (fmt == SUMMARY_TABLE)
+    printf("\nPlan: %s; every point: %s/results.csv\n", csv_path, rs.outdir);
+  return 0;
 }

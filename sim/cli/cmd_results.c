@@ -120,12 +120,25 @@ int cmd_plot(int argc, char **argv)
   if (!rows)
     return fail_rows("plot", rows, err);
   frontier_mark(rows, &co.x, &co.y, TRUE);
-  if (!chart_render(rows, &co, path, &err))
+  /* each system's pick on y, by the rule plan uses (frontier_better) */
+  g_autoptr(GPtrArray) picks = g_ptr_array_new();
+  g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint i = 0; i < rows->len; i++) {
+    const ResultRow *r = rows->pdata[i];
+    if (!r->system || !g_hash_table_add(seen, r->system))
+      continue;
+    const ResultRow *best = frontier_best(rows, r->system, &co.y);
+    if (best)
+      g_ptr_array_add(picks, (gpointer)best);
+  }
+  co.picks = (const ResultRow *const *)picks->pdata, co.n_picks = picks->len;
+  g_autoptr(ChartData) cd = chart_data_from_rows(rows, &co.x, &co.y);
+  if (!chart_render(cd, &co, path, &err))
     return fail_rows("plot", rows, err);
   const char *dot = strrchr(path, '.');
   g_autofree char *stem = g_strndup(path, dot ? (gsize)(dot - path) : strlen(path));
   g_autofree char *gp = g_strconcat(stem, ".gp", NULL), *dat = g_strconcat(stem, ".dat", NULL);
-  if (!chart_gnuplot(rows, &co, gp, dat, &err))
+  if (!chart_gnuplot(cd, &co, gp, dat, &err))
     return fail_rows("plot", rows, err);
   printf("chart: %s (gnuplot: %s, %s)\n", path, gp, dat);
   evaluate_rows_free(rows);

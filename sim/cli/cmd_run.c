@@ -1,8 +1,8 @@
 /* cmd_run.c — `aifsim run [SCENARIO.yaml]`: every point of a scenario -> results files.
  *
- * Writes into DIR (default results/<scenario name>/): results.csv, results.jsonl,
+ * Writes into DIR (default results/<scenario name>/): results.csv, results.jsonl, the chart,
  * scenario.resolved.yaml and catalog/ (the catalog entries the run used), each through a temporary
- * file and a rename. */
+ * file and a rename (report.h), and prints the summary (summary.h). */
 #include "commands.h"
 #include "aif_error.h"
 #include "datadir.h"
@@ -14,6 +14,7 @@
 #include "scenario.h"
 #include "slo.h"
 #include "summary.h"
+#include "report.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -70,50 +71,30 @@ static gboolean write_citations(const char *dir, const Catalog *c, GError **erro
 }
 
 /* The catalog entries the points used, so scenario.resolved.yaml reproduces the run. */
-static gboolean write_catalog_used(const char *dir, const Catalog *c, GPtrArray *rows, GError **error)
+static gboolean write_catalog_used(const char *dir, const Catalog *c, const Report *rep, GError **error)
 {
-  g_autoptr(GHashTable) done = g_hash_table_new(g_str_hash, g_str_equal);
-  for (guint i = 0; i < rows->len; i++) {
-    const ResultRow *r = rows->pdata[i];
-    const SystemSpec *s = catalog_system(c, r->system);
-    const LlmSpec *m = catalog_model(c, r->model);
-    if (g_hash_table_add(done, s->id) &&
-        !write_entry(dir, "hardware", s->id, &hardware_table, s, &s->sources, error))
+  for (guint i = 0; i < rep->system_ids->len; i++) {
+    const SystemSpec *s = catalog_system(c, rep->system_ids->pdata[i]);
+    if (s && !write_entry(dir, "hardware", s->id, &hardware_table, s, &s->sources, error))
       return FALSE;
-    if (g_hash_table_add(done, m->id) && !write_entry(dir, "llm", m->id, &llm_table, m, &m->sources, error))
+  }
+  for (guint i = 0; i < rep->model_ids->len; i++) {
+    const LlmSpec *m = catalog_model(c, rep->model_ids->pdata[i]);
+    if (m && !write_entry(dir, "llm", m->id, &llm_table, m, &m->sources, error))
       return FALSE;
   }
   return write_citations(dir, c, error);
 }
 
-/* The frontier, the results files, and for a sweep the chart and its gnuplot twin. */
-static gboolean write_outputs(const RunSetup *rs, GPtrArray *rows, GError **error)
+/* The results files, the chart, scenario.resolved.yaml and the catalog entries used. */
+static gboolean write_outputs(const RunSetup *rs, guint top, Report *rep, GError **error)
 {
-  FrontierAxis x, y;
-  frontier_default_axes(&x, &y);
-  frontier_mark(rows, &x, &y, TRUE);
-  if (!results_write(rs->outdir, rows, error))
+  ReportOptions ro = { .top = top, .chart = TRUE };
+  if (!report_sweep(rs, &ro, rep, error))
     return FALSE;
   g_autofree char *resolved = scenario_resolved_yaml(rs->scenario, rs->catalog);
   g_autofree char *resolved_path = g_build_filename(rs->outdir, "scenario.resolved.yaml", NULL);
-  if (!atomic_file_write(resolved_path, resolved, -1, error) || !write_catalog_used(rs->outdir, rs->catalog, rows, error))
-    return FALSE;
-  guint ok = 0;
-  for (guint i = 0; i < rows->len; i++)
-    ok += ((ResultRow *)rows->pdata[i])->status == OUTCOME_OK;
-  if (ok < 2)
-    return TRUE;
-  Point first;
-  scenario_point(rs->scenario, rs->catalog, 0, &first);
-  g_autofree char *slo = slo_describe(&first.p.plan);
-  ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = x, .y = y,
-                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = slo, .width = 1280, .height = 800 };
-  g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
-  g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
-  g_autofree char *dat = g_build_filename(rs->outdir, "chart.dat", NULL);
-  gboolean done = chart_render(rows, &co, png, error) && chart_gnuplot(rows, &co, gp, dat, error);
-  point_clear(&first);
-  return done;
+  return atomic_file_write(resolved_path, resolved, -1, error) && write_catalog_used(rs->outdir, rs->catalog, rep, error);
 }
 
 int cmd_run(int argc, char **argv)
@@ -162,23 +143,17 @@ int cmd_run(int argc, char **argv)
   int rc = run_setup("run", argc, argv, &a, &rs, &err);
   if (rc)
     return rc;
-  GPtrArray *rows = sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err);
-  if (!rows)
+  if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))
     return cli_fail("run", err);
-  gboolean ok = write_outputs(&rs, rows, &err);
-  if (ok) {
-    sweep_finish(rs.outdir);
-    Point first;
-    scenario_point(rs.scenario, rs.catalog, 0, &first);
-    g_autofree char *slo = slo_describe(&first.p.plan);
-    SummaryOptions opt = { .top = (guint)top, .slo = slo, .budget_w = first.p.factory.power_budget,
-                           .percentile = first.p.plan.percentile == PCT_P99 ? 99 : first.p.plan.percentile == PCT_P90 ? 90 : 50 };
-    g_autofree char *text = summary_text(rows, &opt, (SummaryFormat)fmt);
-    fputs(text, stdout);
-    if (fmt == SUMMARY_TABLE)
-      printf("\nEvery point: %s/results.csv (columns: docs/results.md)\n", rs.outdir);
-    point_clear(&first);
-  }
-  evaluate_rows_free(rows);
-  return ok ? 0 : cli_fail("run", err);
+  g_auto(Report) rep = { 0 };
+  if (!write_outputs(&rs, (guint)top, &rep, &err))
+    return cli_fail("run", err);
+  sweep_finish(rs.outdir);
+  SummaryOptions opt = report_summary_options(&rs);
+  g_autofree char *slo = (char *)opt.slo;
+  g_autofree char *text = summary_text(rep.summary, &opt, (SummaryFormat)fmt);
+  fputs(text, stdout);
+  if (fmt == SUMMARY_TABLE)
+    printf("\nEvery point: %s/results.csv (columns: docs/results.md)\n", rs.outdir);
+  return 0;
 }

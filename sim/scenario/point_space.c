@@ -2,6 +2,7 @@
 #include "point_space.h"
 #include "scenario.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Keys that apply only to some points: a path, or a group ending in '.', and when. */
@@ -75,9 +76,49 @@ struct PointSpace {
   guint *len;          /* values of each axis */
   gboolean *applies;   /* n_combos x n_axes */
   gsize *start;        /* n_combos + 1: the first point of each combination */
+  /* parallelism auto: its three generated axes (TP, EP, attention-DP, in that order from LINK)
+   * vary together over the layouts an engine can be, one digit triple each; LINK is -1 without */
+  int link;
+  GArray *layouts;     /* guint[3] */
 };
 
 static const Axis *axis(const Scenario *s, guint i) { return s->axes->pdata[i]; }
+
+static gboolean linked(const PointSpace *ps, guint i) { return ps->link >= 0 && i >= (guint)ps->link && i < (guint)ps->link + 3; }
+
+static long axis_number(const Scenario *s, guint i, guint d)
+{
+  return strtol(yaml_doc_scalar(yaml_doc_get(s->doc, g_array_index(axis(s, i)->values, int, d))), NULL, 10);
+}
+
+/* The layouts auto generates that an engine can be: EP within the engine's GPUs (a larger EP is no
+ * layout, and would only be refused when evaluated), and attention data-parallel only over more
+ * than one GPU (over one it is the same engine as without). In the order of the plain product. */
+static void auto_layouts(const Scenario *s, PointSpace *ps)
+{
+  ps->layouts = g_array_new(FALSE, FALSE, sizeof(guint) * 3);
+  guint t0 = (guint)ps->link;
+  for (guint t = 0; t < ps->len[t0]; t++)
+    for (guint e = 0; e < ps->len[t0 + 1]; e++)
+      for (guint d = 0; d < ps->len[t0 + 2]; d++) {
+        long tp = axis_number(s, t0, t), ep = axis_number(s, t0 + 1, e);
+        gboolean dp = strcmp(yaml_doc_scalar(yaml_doc_get(s->doc, g_array_index(axis(s, t0 + 2)->values, int, d))),
+                             "true") == 0;
+        if (ep > tp || (dp && tp == 1))
+          continue;
+        guint triple[3] = { t, e, d };
+        g_array_append_vals(ps->layouts, triple, 1);
+      }
+}
+
+/* Values of axis I as a factor of a combination's size: the linked group counts once, as its
+ * layouts, at its first axis. */
+static gsize factor(const PointSpace *ps, guint i)
+{
+  if (!linked(ps, i))
+    return ps->len[i];
+  return i == (guint)ps->link ? MAX(ps->layouts->len, 1) : 1;
+}
 
 static gboolean is_selector(const Axis *a)
 {
@@ -142,7 +183,7 @@ static gsize combination(const Scenario *s, PointSpace *ps, guint c)
     for (guint k = 0; k < ps->n_sel; k++)
       sel |= ps->sel[k] == i;
     if (!sel && ap[i])
-      size = saturating_mul(size, ps->len[i]);
+      size = saturating_mul(size, factor(ps, i));
   }
   kt_clear(&scenario_table, &p);
   return size;
@@ -162,6 +203,9 @@ PointSpace *point_space_new(const Scenario *s)
       ps->n_combos *= ps->len[i]; /* a few enumerations' values: small */
     }
   }
+  ps->link = s->auto_axes >= 0 && (guint)s->auto_axes + 3 <= ps->n_axes ? s->auto_axes : -1;
+  if (ps->link >= 0)
+    auto_layouts(s, ps);
   ps->applies = g_new0(gboolean, (gsize)ps->n_combos * ps->n_axes + 1);
   ps->start = g_new0(gsize, ps->n_combos + 1);
   for (guint c = 0; c < ps->n_combos; c++) {
@@ -179,6 +223,8 @@ void point_space_free(PointSpace *ps)
   g_free(ps->sel);
   g_free(ps->applies);
   g_free(ps->start);
+  if (ps->layouts)
+    g_array_unref(ps->layouts);
   g_free(ps);
 }
 
@@ -197,7 +243,13 @@ void point_space_digits(const PointSpace *ps, gsize index, guint *digits)
     for (guint k = 0; k < ps->n_sel; k++)
       if (ps->sel[k] == i)
         sel = TRUE, digits[i] = selector_digit(ps, c, k);
-    if (!sel && ap[i]) {
+    if (sel || !ap[i] || (linked(ps, i) && i != (guint)ps->link))
+      continue;
+    if (linked(ps, i) && ps->layouts->len) { /* the group's digit picks a layout: all three axes' values */
+      const guint *t = &g_array_index(ps->layouts, guint, 3 * (r % ps->layouts->len));
+      digits[i] = t[0], digits[i + 1] = t[1], digits[i + 2] = t[2];
+      r /= ps->layouts->len;
+    } else {
       digits[i] = (guint)(r % ps->len[i]);
       r /= ps->len[i];
     }

@@ -354,6 +354,7 @@ static gboolean expand_auto(LoadCtx *ctx, GError **error)
   g_ptr_array_add(dp, (gpointer) "false");
   if (moe)
     g_ptr_array_add(dp, (gpointer) "true");
+  s->auto_axes = (int)s->axes->len;
   return add_generated_axis(ctx, "serving.aggregated.tp", tp, error) &&
          add_generated_axis(ctx, "serving.aggregated.ep", ep, error) &&
          add_generated_axis(ctx, "serving.aggregated.attention_dp", dp, error);
@@ -422,6 +423,7 @@ Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error
 {
   g_autoptr(Scenario) s = g_new0(Scenario, 1);
   s->axes = g_ptr_array_new_with_free_func(axis_free);
+  s->auto_axes = -1;
   if (!(s->doc = yaml_doc_load(path, error)))
     return NULL;
   g_autofree char *dir = g_path_get_dirname(path);
@@ -607,8 +609,12 @@ static char *resolved_text(const KtKey *key, gpointer user, gboolean *skip)
     *skip = TRUE;
     return NULL;
   }
-  if (strcmp(key->path, "serving.parallelism") == 0 && find_axis(r->s, "serving.parallelism"))
-    return g_strdup("manual"); /* auto was expanded into the explicit lists written below */
+  if (r->s->auto_axes >= 0 && (strcmp(key->path, "serving.aggregated.tp") == 0 ||
+                               strcmp(key->path, "serving.aggregated.ep") == 0 ||
+                               strcmp(key->path, "serving.aggregated.attention_dp") == 0)) {
+    *skip = TRUE; /* parallelism: auto (written as such) chooses them again, and prunes the same layouts */
+    return NULL;
+  }
   const Axis *a = find_axis(r->s, key->path);
   return a && a->values->len > 1 ? axis_text(r->s, a) : NULL;
 }

@@ -31,6 +31,8 @@ typedef struct Scenario {
   char *dir;            /* folder of the scenario file: relative paths start there */
   GPtrArray *axes;      /* Axis *, in file order */
   PointSpace *space;    /* which combinations of the axes' values are points (point_space.h) */
+  int auto_axes;        /* parallelism auto: index of its generated TP axis (EP and attention-DP
+                         * follow), else -1 */
   gsize n_points;
 } Scenario;
 

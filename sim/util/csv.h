@@ -24,6 +24,21 @@ int csv_column(const CsvFile *c, const char *name);
 /* Field COL of row R ("" when the row is short or COL is -1). */
 const char *csv_field(const CsvFile *c, guint r, int col);
 
+/* The same one record at a time, from a file of any size (memory bounded by the longest record). */
+typedef struct CsvReader CsvReader;
+CsvReader *csv_reader_open(const char *path, GError **error);
+/* A reader over TEXT (LEN bytes, borrowed); PATH names it in messages. */
+CsvReader *csv_reader_new(const char *path, const char *text, gsize len);
+void csv_reader_free(CsvReader *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(CsvReader, csv_reader_free)
+const char *csv_reader_path(const CsvReader *r);
+/* Skips lines that start with '#' (a journal's digest line); FALSE when the file ends there. */
+gboolean csv_reader_skip_comments(CsvReader *r);
+/* The next record's fields into FIELDS (char *, owned by FIELDS: give it g_free) and the line it
+ * starts on; FALSE at the end, or with *ERROR set on a broken record (an unclosed quote, a record
+ * over 16 MiB). Blank lines are skipped. */
+gboolean csv_reader_next(CsvReader *r, GPtrArray *fields, int *line, GError **error);
+
 /* Appends S to OUT as one CSV field, quoted when it holds a comma, quote or line break (NULL: empty). */
 void csv_append_field(GString *out, const char *s);
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -21,24 +22,78 @@ static gboolean run_error(GError **error, const char *path, const char *what, in
   return FALSE;
 }
 
+struct AtomicFile {
+  char *path, *tmp;
+  FILE *f;
+};
+
+AtomicFile *atomic_file_open(const char *path, GError **error)
+{
+  g_autofree char *tmp = g_strconcat(path, ".XXXXXX", NULL);
+  int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644); /* O_CREAT | O_EXCL: never an existing name */
+  if (fd < 0) {
+    run_error(error, path, "cannot write", errno);
+    return NULL;
+  }
+  FILE *f = fdopen(fd, "w");
+  if (!f) {
+    run_error(error, path, "cannot write", errno);
+    close(fd);
+    g_unlink(tmp);
+    return NULL;
+  }
+  AtomicFile *a = g_new0(AtomicFile, 1);
+  a->path = g_strdup(path), a->tmp = g_steal_pointer(&tmp), a->f = f;
+  return a;
+}
+
+FILE *atomic_file_stream(AtomicFile *a) { return a->f; }
+
+void atomic_file_abort(AtomicFile *a)
+{
+  if (!a)
+    return;
+  if (a->f)
+    fclose(a->f);
+  g_unlink(a->tmp);
+  g_free(a->path);
+  g_free(a->tmp);
+  g_free(a);
+}
+
+gboolean atomic_file_commit(AtomicFile *a, GError **error)
+{
+  gboolean ok = !ferror(a->f);
+  int err = ok ? 0 : EIO;
+  if (fclose(a->f) != 0 && ok)
+    ok = FALSE, err = errno;
+  a->f = NULL;
+  if (ok && g_rename(a->tmp, a->path) != 0)
+    ok = FALSE, err = errno;
+  if (!ok)
+    run_error(error, a->path, "cannot write", err);
+  if (ok) {
+    g_free(a->path);
+    g_free(a->tmp);
+    g_free(a);
+  } else {
+    atomic_file_abort(a);
+  }
+  return ok;
+}
+
 gboolean atomic_file_write(const char *path, const char *text, gssize len, GError **error)
 {
   gsize n = len < 0 ? strlen(text) : (gsize)len;
-  g_autofree char *tmp = g_strconcat(path, ".XXXXXX", NULL);
-  int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644); /* O_CREAT | O_EXCL: never an existing name */
-  if (fd < 0)
-    return run_error(error, path, "cannot write", errno);
-  gboolean ok = fd_write_all(fd, text, n);
-  int err = errno;
-  if (close(fd) != 0 && ok)
-    ok = FALSE, err = errno;
-  if (ok && g_rename(tmp, path) != 0)
-    ok = FALSE, err = errno;
-  if (!ok) {
-    g_unlink(tmp);
+  AtomicFile *a = atomic_file_open(path, error);
+  if (!a)
+    return FALSE;
+  if (n && fwrite(text, 1, n, a->f) != n) {
+    int err = errno;
+    atomic_file_abort(a);
     return run_error(error, path, "cannot write", err);
   }
-  return TRUE;
+  return atomic_file_commit(a, error);
 }
 
 char *output_dir_default(const char *name)

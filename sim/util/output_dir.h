@@ -10,10 +10,19 @@
 #define AIF_OUTPUT_DIR_H
 
 #include <glib.h>
+#include <stdio.h>
 
 /* Writes LEN bytes of TEXT (-1: up to its NUL) to PATH through a temporary file and a rename.
  * Failures are AIF_ERROR_RUN. */
 gboolean atomic_file_write(const char *path, const char *text, gssize len, GError **error);
+/* The same for a file written piece by piece: open, write to its stream, commit (renamed into
+ * place; freed either way) or abort (the temporary file removed). */
+typedef struct AtomicFile AtomicFile;
+AtomicFile *atomic_file_open(const char *path, GError **error);
+FILE *atomic_file_stream(AtomicFile *a);
+gboolean atomic_file_commit(AtomicFile *a, GError **error);
+void atomic_file_abort(AtomicFile *a);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(AtomicFile, atomic_file_abort)
 
 /* "results/NAME" with NAME made a safe single folder name: letters, digits, '.', '_' and '-' kept,
  * anything else (a '/', a space) as '_', no leading dot ("..", "." and "" cannot result), at most

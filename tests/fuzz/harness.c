@@ -327,8 +327,11 @@ int fuzz_results(const uint8_t *data, size_t size)
     frontier_mark(rows, &co.x, &co.y, TRUE);
     g_autofree char *png = g_build_filename(sh->dir, "c.png", NULL), *gp = g_build_filename(sh->dir, "c.gp", NULL);
     g_autofree char *dat = g_build_filename(sh->dir, "c.dat", NULL);
-    if (chart_render(rows, &co, png, &err))
-      chart_gnuplot(rows, &co, gp, dat, NULL);
+    const ResultRow *pick = frontier_best(rows, NULL, &co.y);
+    co.picks = &pick, co.n_picks = 1;
+    g_autoptr(ChartData) cd = chart_data_from_rows(rows, &co.x, &co.y);
+    if (chart_render(cd, &co, png, &err))
+      chart_gnuplot(cd, &co, gp, dat, NULL);
   }
   g_clear_error(&err);
   FrontierAxis fx, fy;

@@ -1,0 +1,120 @@
+/* report.c — a finished sweep's results, summary and chart (see report.h). */
+#include "report.h"
+#include "chart.h"
+#include "frontier.h"
+#include "slo.h"
+#include "sweep.h"
+
+typedef struct {
+  FrontierSet *frontier;
+  Summary *summary;
+  GHashTable *systems, *models; /* ids seen (owned keys) */
+  ResultsWriter *writer;
+  ChartData *chart;
+  guint ok;
+} Pass;
+
+static gboolean first_pass(ResultRow *row, gpointer user, GError **error)
+{
+  (void)error;
+  Pass *p = user;
+  frontier_set_add(p->frontier, row);
+  summary_add(p->summary, row);
+  p->ok += row->status == OUTCOME_OK;
+  if (row->system && !g_hash_table_contains(p->systems, row->system))
+    g_hash_table_add(p->systems, g_strdup(row->system));
+  if (row->model && !g_hash_table_contains(p->models, row->model))
+    g_hash_table_add(p->models, g_strdup(row->model));
+  return TRUE;
+}
+
+static gboolean second_pass(ResultRow *row, gpointer user, GError **error)
+{
+  (void)error;
+  Pass *p = user;
+  row->on_frontier = frontier_set_mark(p->frontier, row);
+  results_writer_add(p->writer, row);
+  if (p->chart)
+    chart_data_add(p->chart, row, row->on_frontier);
+  return TRUE;
+}
+
+static gint by_text(gconstpointer a, gconstpointer b) { return g_strcmp0(*(char *const *)a, *(char *const *)b); }
+
+/* T's keys, sorted: the catalog entries are written in an order that does not depend on hashing. */
+static GPtrArray *sorted_keys(GHashTable *t)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+  GHashTableIter it;
+  gpointer k;
+  g_hash_table_iter_init(&it, t);
+  while (g_hash_table_iter_next(&it, &k, NULL))
+    g_ptr_array_add(out, g_strdup(k));
+  g_ptr_array_sort(out, by_text);
+  return out;
+}
+
+SummaryOptions report_summary_options(const RunSetup *rs)
+{
+  Point first;
+  scenario_point(rs->scenario, rs->catalog, 0, &first);
+  const PlanParams *pl = &first.p.plan;
+  SummaryOptions o = { .slo = slo_describe(pl), .budget_w = first.p.factory.power_budget,
+                       .percentile = pl->percentile == PCT_P99 ? 99 : pl->percentile == PCT_P90 ? 90 : 50 };
+  point_clear(&first);
+  return o;
+}
+
+static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Summary *sum, const FrontierAxis *x,
+                           const FrontierAxis *y, GError **error)
+{
+  Point first;
+  scenario_point(rs->scenario, rs->catalog, 0, &first);
+  g_autofree char *slo = slo_describe(&first.p.plan);
+  g_autofree const ResultRow **picks = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
+  for (guint i = 0; i < summary_n_systems(sum); i++)
+    picks[i] = summary_pick(sum, i);
+  ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = *x, .y = *y,
+                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = slo, .picks = picks,
+                      .n_picks = summary_n_systems(sum), .width = 1280, .height = 800 };
+  g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
+  g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
+  g_autofree char *dat = g_build_filename(rs->outdir, "chart.dat", NULL);
+  gboolean done = chart_render(cd, &co, png, error) && chart_gnuplot(cd, &co, gp, dat, error);
+  point_clear(&first);
+  return done;
+}
+
+gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out, GError **error)
+{
+  *out = (Report){ 0 };
+  FrontierAxis x, y;
+  frontier_default_axes(&x, &y);
+  g_autoptr(FrontierSet) frontier = frontier_set_new(&x, &y, TRUE);
+  g_autoptr(GHashTable) systems = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) models = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  Pass p = { .frontier = frontier, .summary = summary_new(opt->top), .systems = systems, .models = models };
+  out->summary = p.summary;
+  if (!sweep_foreach(rs->scenario, rs->outdir, first_pass, &p, error))
+    return FALSE;
+  g_autoptr(ChartData) chart = opt->chart && p.ok >= 2 ? chart_data_new(&x, &y) : NULL;
+  p.chart = chart;
+  if (!(p.writer = results_writer_open(rs->outdir, error)))
+    return FALSE;
+  if (!sweep_foreach(rs->scenario, rs->outdir, second_pass, &p, error)) {
+    results_writer_abort(p.writer);
+    return FALSE;
+  }
+  if (!results_writer_commit(p.writer, error))
+    return FALSE;
+  out->system_ids = sorted_keys(systems);
+  out->model_ids = sorted_keys(models);
+  return !chart || draw_chart(rs, chart, p.summary, &x, &y, error);
+}
+
+void report_clear(Report *r)
+{
+  g_clear_pointer(&r->summary, summary_free);
+  g_clear_pointer(&r->system_ids, g_ptr_array_unref);
+  g_clear_pointer(&r->model_ids, g_ptr_array_unref);
+}

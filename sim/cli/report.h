@@ -1,0 +1,33 @@
+/* report.h — what `run` and `plan` make of a finished sweep, in two passes over its journal.
+ *
+ * Pass one keeps, a row at a time, the frontier (frontier.h: its points only), the summary
+ * (summary.h: the picks, the top points per system and mode, the counts) and the ids of the
+ * systems and models used. Pass two writes results.csv and results.jsonl with each row's frontier
+ * mark, and keeps a few bytes per point for the chart, drawn with each system's pick ringed. No
+ * pass holds the table: memory grows with the frontier and the chart's points, not with the rows'
+ * text. */
+#ifndef AIF_REPORT_H
+#define AIF_REPORT_H
+
+#include "commands.h"
+#include "summary.h"
+
+typedef struct {
+  guint top;              /* points per system and mode in the summary */
+  gboolean chart;         /* draw chart.png (and chart.gp, chart.dat) when two points meet the SLO */
+} ReportOptions;
+
+typedef struct {
+  Summary *summary;
+  GPtrArray *system_ids, *model_ids; /* char * (owned): the catalog entries the points used */
+} Report;
+
+/* Writes RS's results (and the chart) into its output folder from the journal; fills OUT. */
+gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out, GError **error);
+void report_clear(Report *r);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Report, report_clear)
+
+/* The summary's options for RS's scenario (its SLO in words, budget, percentile); free .slo. */
+SummaryOptions report_summary_options(const RunSetup *rs);
+
+#endif
