@@ -4,6 +4,7 @@
 #include "test_util.h"
 #include "frontier.h"
 #include "slo.h"
+#include "commands.h"
 
 #include <string.h>
 
@@ -243,6 +244,18 @@ START_TEST(outcome_kinds)
 }
 END_TEST
 
+/* docs/results.md embeds the column table the writers use. */
+START_TEST(columns_are_documented)
+{
+  g_autoptr(GString) md = g_string_new(NULL);
+  help_columns(md, TRUE);
+  g_autofree char *doc_path = src_path("docs/results.md");
+  g_autofree char *doc = NULL;
+  ck_assert(g_file_get_contents(doc_path, &doc, NULL, NULL));
+  ck_assert_msg(strstr(doc, md->str), "docs/results.md is out of date: paste `aifsim help columns --markdown`");
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("frontier");
@@ -254,6 +267,7 @@ int main(void)
   tcase_add_test(tc, pick_meets_the_slo);
   tcase_add_test(tc, slo_each_limit);
   tcase_add_test(tc, outcome_kinds);
+  tcase_add_test(tc, columns_are_documented);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

@@ -1,6 +1,8 @@
 /* cmd_help.c — `aifsim help keys`: the scenario reference, printed from the key table itself
  * (docs/scenarios.md embeds the --markdown form; a test keeps the two equal). */
 #include "commands.h"
+#include "frontier.h"
+#include "results.h"
 #include "scenario.h"
 
 #include <stdio.h>
@@ -50,6 +52,23 @@ void help_keys(GString *out, gboolean markdown)
   }
 }
 
+/* Prints every results column: its kind, for a number the way pareto and plot take it by default,
+ * and its meaning; markdown gives the table docs/results.md embeds. */
+void help_columns(GString *out, gboolean markdown)
+{
+  static const char *const kinds[] = { "text", "number", "index", "flag", "outcome" };
+  if (markdown)
+    g_string_append(out, "| column | kind | better | meaning |\n|---|---|---|---|\n");
+  for (gsize i = 0; i < n_result_columns; i++) {
+    const ResultColumn *c = &result_columns[i];
+    const char *better = c->type != RC_NUM ? "" : frontier_column_maximised(c) ? "higher" : "lower";
+    if (markdown)
+      g_string_append_printf(out, "| `%s` | %s | %s | %s |\n", c->name, kinds[c->type], better, c->help);
+    else
+      g_string_append_printf(out, "%-22s %-8s %-7s %s\n", c->name, kinds[c->type], better, c->help);
+  }
+}
+
 int cmd_help(int argc, char **argv)
 {
   gboolean markdown = FALSE;
@@ -57,15 +76,16 @@ int cmd_help(int argc, char **argv)
     { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "print the key table as Markdown", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("keys | COMMAND");
+  g_autoptr(GOptionContext) ctx = g_option_context_new("keys | columns | COMMAND");
   g_option_context_set_summary(ctx, "'aifsim help keys' lists every scenario key with its type, unit, default and "
-                                    "meaning;\n'aifsim help COMMAND' shows a command's options.");
+                                    "meaning;\n'aifsim help columns' every results column; 'aifsim help COMMAND' "
+                                    "shows a command's options.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "help", &argc, &argv))
     return 2;
-  if (argc == 2 && strcmp(argv[1], "keys") == 0) {
+  if (argc == 2 && (strcmp(argv[1], "keys") == 0 || strcmp(argv[1], "columns") == 0)) {
     g_autoptr(GString) out = g_string_new(NULL);
-    help_keys(out, markdown);
+    (strcmp(argv[1], "keys") == 0 ? help_keys : help_columns)(out, markdown);
     fputs(out->str, stdout);
     return 0;
   }

@@ -63,6 +63,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunSetup, run_setup_clear)
 
 /* The scenario key reference (plain or Markdown), as `aifsim help keys` prints it. */
 void help_keys(GString *out, gboolean markdown);
+/* Every results column (name, kind, which way is better, meaning) as text or as the Markdown table
+ * docs/results.md embeds. */
+void help_columns(GString *out, gboolean markdown);
 
 /* Loads the profile at PATH, or the shipped calibration/profiles/default.yaml when PATH is NULL
  * (the built-in defaults if that file is missing). */
