@@ -100,8 +100,8 @@ int cmd_plan(int argc, char **argv)
   if (!atomic_file_write(csv_path, csv, -1, &err))
     return cli_fail("plan", err);
   sweep_finish(rs.outdir);
-  SummaryOptions opt = report_summary_options(&rs);
-  g_autofree char *slo_text = (char *)opt.slo;
+  g_autofree char *slo_text = NULL;
+  SummaryOptions opt = report_summary_options(&rs, &slo_text);
   g_autofree char *text = summary_text(rep.summary, &opt, (SummaryFormat)fmt);
   fputs(text, stdout);
   if (fmt == SUMMARY_TABLE)

@@ -149,8 +149,8 @@ int cmd_run(int argc, char **argv)
   if (!write_outputs(&rs, (guint)top, &rep, &err))
     return cli_fail("run", err);
   sweep_finish(rs.outdir);
-  SummaryOptions opt = report_summary_options(&rs);
-  g_autofree char *slo = (char *)opt.slo;
+  g_autofree char *slo = NULL;
+  SummaryOptions opt = report_summary_options(&rs, &slo);
   g_autofree char *text = summary_text(rep.summary, &opt, (SummaryFormat)fmt);
   fputs(text, stdout);
   if (fmt == SUMMARY_TABLE)

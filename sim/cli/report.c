@@ -54,12 +54,13 @@ static GPtrArray *sorted_keys(GHashTable *t)
   return out;
 }
 
-SummaryOptions report_summary_options(const RunSetup *rs)
+SummaryOptions report_summary_options(const RunSetup *rs, char **slo)
 {
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   const PlanParams *pl = &first.p.plan;
-  SummaryOptions o = { .slo = slo_describe(pl), .budget_w = first.p.factory.power_budget,
+  *slo = slo_describe(pl);
+  SummaryOptions o = { .slo = *slo, .budget_w = first.p.factory.power_budget,
                        .percentile = pl->percentile == PCT_P99 ? 99 : pl->percentile == PCT_P90 ? 90 : 50 };
   point_clear(&first);
   return o;

@@ -27,7 +27,8 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
 void report_clear(Report *r);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Report, report_clear)
 
-/* The summary's options for RS's scenario (its SLO in words, budget, percentile); free .slo. */
-SummaryOptions report_summary_options(const RunSetup *rs);
+/* The summary's options for RS's scenario (its SLO in words, budget, percentile); the SLO's text
+ * is *SLO's, for the caller to free. */
+SummaryOptions report_summary_options(const RunSetup *rs, char **slo);
 
 #endif
