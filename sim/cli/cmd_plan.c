@@ -50,16 +50,15 @@ static gboolean slo_overrides(Scenario *sc, char *const *values, GError **error)
 int cmd_plan(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
-  char *slo[4] = { NULL, NULL, NULL, NULL };
-  g_autofree char *format = NULL;
+  g_autofree char *min_user = NULL, *max_ttft = NULL, *max_tpot = NULL, *percentile = NULL, *format = NULL;
   gint jobs = (gint)g_get_num_processors(), top = 3;
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker processes (default: all cores)", "N" },
-    { "min-tok-s-per-user", 'u', 0, G_OPTION_ARG_STRING, &slo[0], "slowest acceptable tokens/s per user (plan.min_tok_s_per_user)", "X" },
-    { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &slo[1], "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
-    { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &slo[2], "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
-    { "percentile", 0, 0, G_OPTION_ARG_STRING, &slo[3], "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
+    { "min-tok-s-per-user", 'u', 0, G_OPTION_ARG_STRING, &min_user, "slowest acceptable tokens/s per user (plan.min_tok_s_per_user)", "X" },
+    { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
+    { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &max_tpot, "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
+    { "percentile", 0, 0, G_OPTION_ARG_STRING, &percentile, "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode (default 3)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FORMAT" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -69,9 +68,7 @@ int cmd_plan(int argc, char **argv)
                                     "factory it implies and the best points of each mode. Writes plan.csv and\n"
                                     "results.csv into DIR.");
   g_option_context_add_main_entries(ctx, entries, NULL);
-  gboolean parsed = cli_parse(ctx, "plan", &argc, &argv);
-  g_autofree char *s0 = slo[0], *s1 = slo[1], *s2 = slo[2], *s3 = slo[3];
-  if (!parsed)
+  if (!cli_parse(ctx, "plan", &argc, &argv))
     return 2;
   int fmt = cli_choice("plan", "--format", format ? format : "table", summary_format_names);
   if (jobs < 1 || top < 1 || fmt < 0) {
@@ -85,6 +82,7 @@ int cmd_plan(int argc, char **argv)
   int rc = run_setup("plan", argc, argv, &a, &rs, &err);
   if (rc)
     return rc;
+  char *const slo[] = { min_user, max_ttft, max_tpot, percentile };
   if (!slo_overrides(rs.scenario, slo, &err))
     return cli_fail("plan", err);
   SweepOptions so = { .jobs = jobs, .progress = isatty(STDERR_FILENO) };
