@@ -462,7 +462,7 @@ static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt
     g_autofree char *vx = short_number(round_sig(result_value(best, x->col), 3));
     g_autofree char *l1 = g_strdup_printf("%s: %s %s", best->system, vy, column_words(y->col));
     g_autofree char *l2 = isfinite(best->ttft_p50_ms)
-                            ? g_strdup_printf("at %s %s, TTFT %.2g s; %s", vx, column_words(x->col),
+                            ? g_strdup_printf("at %s %s, median TTFT %.2g s; %s", vx, column_words(x->col),
                                               best->ttft_p50_ms / 1e3, best->family ? best->family : "")
                             : g_strdup_printf("at %s %s; %s", vx, column_words(x->col), best->family ? best->family : "");
     double tw = MAX(text_width(cr, 11.5, TRUE, l1), text_width(cr, 10.5, FALSE, l2)) + 8, th = 32;
