@@ -198,6 +198,10 @@ gboolean catalog_load_dir(Catalog *c, const char *dir, GError **error)
       g_free(s);
       return FALSE;
     }
+    /* what the nameplate covers is the entry's, fixed here: a scenario that overrides the NVLink
+     * domain (a what-if) must not divide a rack's power by a server's GPUs */
+    if (s->system_power_gpus <= 0)
+      s->system_power_gpus = system_power_unit(s);
     replace_or_add(c->systems, s, s->id, (void (*)(gpointer))system_spec_clear);
   }
   g_autoptr(GPtrArray) llm = yaml_files(dir, "llm", &err);

@@ -14,13 +14,20 @@ int fabric_tiers_for(double n, int k)
   return 4;
 }
 
+double fabric_capacity(int t, int k)
+{
+  return k * pow(k / 2.0, t - 1);
+}
+
 void fabric_plan(const FabricSpec *f, double n, FabricPlan *out)
 {
-  *out = (FabricPlan){ .endpoints = n };
+  *out = (FabricPlan){ .endpoints = n, .fits = 1 };
   if (n <= 0)
     return;
   int t = f->tiers > 0 ? f->tiers : fabric_tiers_for(n, f->radix);
   out->tiers = t;
+  out->capacity = fabric_capacity(t, f->radix);
+  out->fits = n <= out->capacity; /* asked tiers too few; or beyond 4 tiers of a small radix */
   out->switches = ceil((2.0 * t - 1) * n / f->radix);
   out->links = t * n;
   for (int tier = 1; tier <= t; tier++) {

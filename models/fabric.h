@@ -25,6 +25,8 @@ typedef struct {
 
 typedef struct {
   int tiers;
+  int fits;                  /* the tiers asked hold the endpoints (with tiers 0, always) */
+  double capacity;           /* endpoints the tree's tiers can hold */
   double endpoints, switches, links;
   double transceivers, cpo_ports;
   double optics_w, switch_w;  /* W for the whole fabric */
@@ -34,6 +36,8 @@ typedef struct {
 
 /* The fewest tiers that serve N endpoints with switches of radix K (at most 4). */
 int fabric_tiers_for(double n, int k);
+/* Endpoints T tiers of radix-K switches hold: k (k/2)^(t-1). */
+double fabric_capacity(int t, int k);
 void fabric_plan(const FabricSpec *spec, double endpoints, FabricPlan *out);
 
 #endif

@@ -45,10 +45,12 @@ void factory_plan(const SystemSpec *s, const FactorySpec *f, double gpu_avg_w, d
     out->tok_s = out_per_gpu * out->gpus;
     out->tok_s_per_mw = out->tok_s / (out->facility_w / 1e6);
     out->tok_s_per_mw_it = out->tok_s / (out->it_w / 1e6);
+    out->tok_s_per_mw_drawn = out->tok_s / (out->avg_facility_w / 1e6);
     out->joules_per_token = out->avg_facility_w / out->tok_s;
     double capex_per_s = out->gpus * s->gpu_capex / f->amortisation + out->fabric.optics_usd / f->amortisation;
     out->usd_per_mtok = (capex_per_s + out->avg_facility_w * f->energy_price) / out->tok_s * 1e6;
   } else {
-    out->tok_s = out->tok_s_per_mw = out->tok_s_per_mw_it = out->joules_per_token = out->usd_per_mtok = NAN;
+    out->tok_s = out->tok_s_per_mw = out->tok_s_per_mw_it = out->tok_s_per_mw_drawn = out->joules_per_token =
+      out->usd_per_mtok = NAN;
   }
 }

@@ -37,6 +37,7 @@ typedef struct {
   double tok_s;              /* output tokens/s of the whole factory */
   double tok_s_per_mw;       /* per MW of provisioned facility power */
   double tok_s_per_mw_it;    /* per MW of provisioned IT power */
+  double tok_s_per_mw_drawn; /* per MW of facility power drawn at the simulated load */
   double joules_per_token;   /* facility energy per output token at the simulated load */
   double usd_per_mtok;       /* capex amortised + energy, per million output tokens */
   double optics_mw;          /* IT MW spent on optics */

@@ -57,6 +57,7 @@ static const KtKey keys[] = {
   { "rack.cooling", KT_ENUM, 0, NULL, "air or liquid", O(cooling), cooling_names, REQ, NULL, NULL, 0, 0 },
   { "rack.pue", KT_NUMBER, DIM_NONE, NULL, "default facility PUE for this cooling", O(pue), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
   { "rack.system_power", KT_NUMBER, DIM_POWER, NULL, "nameplate power of the natural unit (server or rack); null = not published", O(system_power), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL, 0, 0 },
+  { "rack.system_power_gpus", KT_INT, 0, "0", "GPUs rack.system_power covers: the server's or the rack's (0: the rack's when the rack is one NVLink domain, else the server's, decided when the catalog loads)", O(system_power_gpus), NULL, KT_NONNEG, NULL, NULL, 0, 0 },
   { "rack.all_in_power_per_gpu", KT_NUMBER, DIM_POWER, "0 W", "SemiAnalysis all-in IT power per GPU (comparison figure)", O(all_in_power_per_gpu), NULL, KT_NULLABLE | KT_NONNEG, NULL, NULL, 0, 0 },
   { "rack.gpu_capex", KT_NUMBER, DIM_MONEY, "0 USD", "capital cost per GPU including its share of the system", O(gpu_capex), NULL, KT_NULLABLE | KT_NONNEG, NULL, NULL, 0, 0 },
   { "nic", KT_GROUP, 0, NULL, "scale-out NIC, one per GPU", 0, NULL, 0, NULL, NULL, 0, 0 },
@@ -95,4 +96,9 @@ void system_spec_copy(SystemSpec *dst, const SystemSpec *src)
   *dst = *src;
   kt_copy(&hardware_table, dst, src);
   figure_sources_copy(&dst->sources, &src->sources);
+}
+
+int system_power_unit(const SystemSpec *s)
+{
+  return s->nvlink_domain_gpus == s->gpus_per_rack ? s->gpus_per_rack : s->gpus_per_node;
 }

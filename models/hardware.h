@@ -50,6 +50,7 @@ typedef struct {
   Cooling cooling;
   double pue;                       /* default facility PUE for this cooling */
   double system_power;              /* W nameplate of the natural unit (server or rack) */
+  int system_power_gpus;            /* GPUs that nameplate covers (resolved at catalog load) */
   double all_in_power_per_gpu;      /* W: SemiAnalysis all-in IT power per GPU (for comparison) */
   double gpu_capex;                 /* USD per GPU, all-in system share (for $/Mtok) */
   FigureSources sources;            /* where each figure comes from */
@@ -65,6 +66,9 @@ double system_peak_flops(const SystemSpec *s, Precision precision);
  * memory and are widened inside the kernel, as the W4A16 MXFP4 kernels do that vLLM, SGLang and
  * TensorRT-LLM run gpt-oss with on Hopper). */
 Precision system_compute_precision(const SystemSpec *s, Precision stored);
+/* The GPUs a system's nameplate covers when its entry does not say: the rack's when the rack is
+ * one NVLink domain (a rack-scale system), else the server's. */
+int system_power_unit(const SystemSpec *s);
 
 void system_spec_clear(SystemSpec *s);
 void system_spec_copy(SystemSpec *dst, const SystemSpec *src);

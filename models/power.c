@@ -36,6 +36,5 @@ double power_nameplate_per_gpu(const SystemSpec *s)
 {
   if (s->system_power <= 0)
     return 0;
-  int unit = s->nvlink_domain_gpus == s->gpus_per_rack ? s->gpus_per_rack : s->gpus_per_node;
-  return s->system_power / unit;
+  return s->system_power / (s->system_power_gpus > 0 ? s->system_power_gpus : system_power_unit(s));
 }

@@ -46,13 +46,26 @@ void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out)
   };
 }
 
-/* The factory a budget (or GPU count) of such GPUs makes, at the outcome's power and throughput. */
-static void evaluate_factory(const Point *pt, const Outcome *o, ResultRow *row)
+/* The factory a budget (or GPU count) of such GPUs makes, at the outcome's power and throughput;
+ * FALSE (the point infeasible, with the numbers) when the fat tree asked for cannot hold its GPUs. */
+static gboolean evaluate_factory(const Point *pt, const Outcome *o, ResultRow *row)
 {
   FactorySpec fs;
   FactoryPlan fp;
   evaluate_factory_spec(&pt->p.factory, &fs);
   factory_plan(&pt->system, &fs, o->gpu_power_w, o->out_tok_s_per_gpu, &fp);
+  if (!fp.fabric.fits) {
+    int need = fabric_tiers_for(fp.gpus, fs.fabric.radix);
+    g_free(row->reason);
+    row->status = OUTCOME_INFEASIBLE;
+    row->reason = fabric_capacity(need, fs.fabric.radix) >= fp.gpus
+                    ? g_strdup_printf("factory.fabric.tiers: %d tiers of radix-%d switches hold %.0f GPUs, the factory "
+                                      "has %.0f: ask for %d tiers, larger switches, or tiers 0 (sized by aifsim)",
+                                      fp.fabric.tiers, fs.fabric.radix, fp.fabric.capacity, fp.gpus, need)
+                    : g_strdup_printf("no fat tree of up to 4 tiers of radix-%d switches holds the factory's %.0f GPUs: "
+                                      "larger switches", fs.fabric.radix, fp.gpus);
+    return FALSE;
+  }
   row->gpu_power_w = o->gpu_power_w;
   row->it_w_per_gpu = o->it_w_per_gpu;
   row->facility_mw = fp.facility_w / 1e6;
@@ -63,8 +76,10 @@ static void evaluate_factory(const Point *pt, const Outcome *o, ResultRow *row)
   row->optics_w_per_gpu = fp.fabric.optics_w_per_gpu;
   row->tok_s_per_mw = fp.tok_s_per_mw;
   row->tok_s_per_mw_it = fp.tok_s_per_mw_it;
+  row->tok_s_per_mw_drawn = fp.tok_s_per_mw_drawn;
   row->joules_per_token = fp.joules_per_token;
   row->usd_per_mtok = fp.usd_per_mtok;
+  return TRUE;
 }
 
 /* The scenario point as a deployment: the one adapter from the scenario side (validate.c has the
@@ -174,7 +189,8 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->step_ms = o.step * 1e3;
   row->goodput_req_s = o.goodput;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
-  evaluate_factory(pt, &o, row);
+  if (!evaluate_factory(pt, &o, row))
+    return;
   if (row->status == OUTCOME_OK && slo_check(&pt->p.plan, row, &row->reason) != SLO_MET)
     row->status = OUTCOME_SLO_VIOLATED;
 }

@@ -47,6 +47,7 @@ const ResultColumn result_columns[] = {
   { "out_tok_s_per_gpu", RC_NUM, O(out_tok_s_per_gpu), "output tokens/s of the deployment per GPU" },
   { "tok_s_per_mw", RC_NUM, O(tok_s_per_mw), "output tokens/s per MW of provisioned facility power" },
   { "tok_s_per_mw_it", RC_NUM, O(tok_s_per_mw_it), "output tokens/s per MW of provisioned IT power" },
+  { "tok_s_per_mw_drawn", RC_NUM, O(tok_s_per_mw_drawn), "output tokens/s per MW of facility power drawn at the simulated load (the racks run below their provisioned power)" },
   { "engine", RC_STR, O(engine), "how the point was computed: steady (steady-state model), des (event simulation) or simgrid (event simulation, SimGrid network)" },
   { "ttft_p50_ms", RC_NUM, O(ttft_p50_ms), "median time to first token, ms" },
   { "tpot_p50_ms", RC_NUM, O(tpot_p50_ms), "median time per output token, ms" },

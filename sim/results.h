@@ -42,7 +42,7 @@ typedef struct {
   double facility_mw, it_mw;  /* provisioned */
   double racks, gpus;         /* the factory */
   double fabric_tiers, optics_w_per_gpu;
-  double tok_s_per_mw_it, joules_per_token, usd_per_mtok;
+  double tok_s_per_mw_it, tok_s_per_mw_drawn, joules_per_token, usd_per_mtok;
   double slots, capacity_req_s; /* sequences the deployment runs at once; requests/s it serves saturated */
   int on_frontier;            /* -1 unknown, 0, 1 */
 } ResultRow;

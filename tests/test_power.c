@@ -20,6 +20,42 @@ START_TEST(fat_tree_tiers)
   ck_assert_int_eq(fabric_tiers_for(2049, 64), 3);
   ck_assert_int_eq(fabric_tiers_for(65536, 64), 3);
   ck_assert_int_eq(fabric_tiers_for(65537, 64), 4);
+  /* what a tree holds: 64 x 32^2 = 65,536 in three tiers; 256 x 128^2 = 4,194,304 */
+  ck_assert_close(fabric_capacity(3, 64), 65536, 1e-12);
+  ck_assert_close(fabric_capacity(3, 256), 4194304, 1e-12);
+  /* asked for three tiers of radix 64, 100,008 GPUs do not fit; sized (tiers 0), they take four */
+  FabricSpec f = fabric(OPTICS_PLUGGABLE, FALSE);
+  FabricPlan fp;
+  f.tiers = 3;
+  fabric_plan(&f, 100008, &fp);
+  ck_assert(!fp.fits);
+  f.tiers = 0;
+  fabric_plan(&f, 100008, &fp);
+  ck_assert(fp.fits);
+  ck_assert_int_eq(fp.tiers, 4);
+}
+END_TEST
+
+/* The nameplate covers the GPUs the entry says, fixed when the catalog loads: a GB200 NVL72 rack's
+ * 120 kW over its 72 GPUs is 1,666.7 W per GPU, whatever NVLink domain a scenario then asks for (the
+ * domain once chose the divisor: an 8-GPU domain divided the rack by a 4-GPU tray, 30 kW per GPU,
+ * 18x). An HGX H200 server's 10.2 kW over its 8 GPUs is 1,275 W. */
+START_TEST(nameplate_per_gpu)
+{
+  g_autoptr(Catalog) cat = shipped_catalog();
+  SystemSpec gb = *catalog_system(cat, "gb200-nvl72");
+  ck_assert_int_eq(gb.system_power_gpus, 72);
+  ck_assert_close(power_nameplate_per_gpu(&gb), 120000.0 / 72, 1e-12);
+  gb.nvlink_domain_gpus = 8;
+  ck_assert_close(power_nameplate_per_gpu(&gb), 120000.0 / 72, 1e-12);
+  const SystemSpec *h = catalog_system(cat, "h200-sxm-hgx8");
+  ck_assert_close(power_nameplate_per_gpu(h), 1275, 1e-12);
+  /* an entry that does not say: the rack's when the rack is one domain, else the server's */
+  SystemSpec u = gb;
+  u.system_power_gpus = 0, u.nvlink_domain_gpus = 72;
+  ck_assert_int_eq(system_power_unit(&u), 72);
+  u.nvlink_domain_gpus = 8;
+  ck_assert_int_eq(system_power_unit(&u), 4);
 }
 END_TEST
 
@@ -121,6 +157,10 @@ START_TEST(hopper_100mw_factory)
   ck_assert_close(p.joules_per_token, (avg_it + fab) * 1.1 * 1.3 / 100, 1e-9);
   ck_assert_close(p.joules_per_token, 17.593, 1e-3);
   ck_assert_close(p.usd_per_mtok, 3.639, 1e-3);
+  /* per MW drawn: 100 tok/s per 1,759.3 W drawn per GPU = 56,840 tok/s per MW, against 45,216 per
+   * MW provisioned (100 per GPU over (1,275 + 250) W x 1.43 = 2,180.75 W: 45,856) */
+  ck_assert_close(p.tok_s_per_mw_drawn, 1e6 / 17.593, 0.5);
+  ck_assert(p.tok_s_per_mw_drawn > p.tok_s_per_mw);
   /* within 15% of the keynote's figures */
   ck_assert(fabs(p.gpus / 45000 - 1) < 0.15 && fabs(p.racks / 1400 - 1) < 0.15);
   /* sized by GPUs instead: the budget follows */
@@ -136,6 +176,7 @@ int main(void)
   Suite *s = suite_create("power");
   TCase *tc = tcase_create("power");
   tcase_add_test(tc, fat_tree_tiers);
+  tcase_add_test(tc, nameplate_per_gpu);
   tcase_add_test(tc, optics_of_a_fat_tree);
   tcase_add_test(tc, gpu_power_and_cap);
   tcase_add_test(tc, it_power_against_component_model);
