@@ -125,10 +125,10 @@ static char *cell(const ResultRow *r, const ResultColumn *c)
   return NULL;
 }
 
-static void json_string(GString *out, const char *s)
+void results_json_string(GString *out, const char *s)
 {
   g_string_append_c(out, '"');
-  for (; *s; s++) {
+  for (; s && *s; s++) {
     if (*s == '"' || *s == '\\')
       g_string_append_printf(out, "\\%c", *s);
     else if ((unsigned char)*s < 0x20)
@@ -390,7 +390,7 @@ void results_writer_add(ResultsWriter *w, const ResultRow *row)
     if (!v)
       g_string_append(jsonl, "null");
     else if (c->type == RC_STR || c->type == RC_OUTCOME)
-      json_string(jsonl, v);
+      results_json_string(jsonl, v);
     else
       g_string_append(jsonl, v);
   }

@@ -76,6 +76,8 @@ double result_value(const ResultRow *r, const ResultColumn *c);
 /* One row as a CSV line (with its newline), and back. The header is results_csv_header(). */
 char *results_csv_header(void);
 char *results_csv_line(const ResultRow *r);
+/* S as a JSON string (quotes, backslashes and control characters escaped), appended to OUT. */
+void results_json_string(GString *out, const char *s);
 /* The whole table as CSV text (header and rows). */
 char *results_csv_text(GPtrArray *rows);
 /* Reads a results CSV (any column order; unknown columns ignored) into new ResultRow *. */

@@ -1,5 +1,6 @@
 /* summary.c — the best configurations per system and mode, at the SLO (see summary.h). */
 #include "summary.h"
+#include "csv.h"
 #include "frontier.h"
 
 #include <math.h>
@@ -180,36 +181,6 @@ static char *table(const Summary *sum, const SummaryOptions *opt)
   return g_string_free(s, FALSE);
 }
 
-static void csv_field(GString *s, const char *v)
-{
-  gboolean quote = strpbrk(v, ",\"\n\r") != NULL;
-  if (!quote) {
-    g_string_append(s, v);
-    return;
-  }
-  g_string_append_c(s, '"');
-  for (; *v; v++) {
-    if (*v == '"')
-      g_string_append_c(s, '"');
-    g_string_append_c(s, *v);
-  }
-  g_string_append_c(s, '"');
-}
-
-static void json_string(GString *s, const char *v)
-{
-  g_string_append_c(s, '"');
-  for (; v && *v; v++) {
-    if (*v == '"' || *v == '\\')
-      g_string_append_printf(s, "\\%c", *v);
-    else if ((unsigned char)*v < 0x20)
-      g_string_append_printf(s, "\\u%04x", *v);
-    else
-      g_string_append_c(s, *v);
-  }
-  g_string_append_c(s, '"');
-}
-
 /* The figures every format gives a listed point, in order. */
 static const char *const figure_names[] = { "out_tok_s_per_gpu", "tok_s_per_user", "ttft_p50_ms", "tok_s_per_mw",
                                             "racks", "gpus", "usd_per_mtok" };
@@ -238,9 +209,9 @@ static void emit_all(const Summary *sum, GString *s, EmitFunc emit)
 
 static void emit_csv(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r)
 {
-  csv_field(s, system);
+  csv_append_field(s, system);
   g_string_append_printf(s, ",%s,%u,%" G_GSIZE_FORMAT ",", mode, rank, r->point);
-  csv_field(s, r->config);
+  csv_append_field(s, r->config);
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
@@ -251,10 +222,10 @@ static void emit_csv(GString *s, const char *system, const char *mode, guint ran
 static void emit_json(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r)
 {
   g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
-  json_string(s, system);
+  results_json_string(s, system);
   g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
                          rank, r->point);
-  json_string(s, r->config);
+  results_json_string(s, r->config);
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
@@ -277,7 +248,7 @@ char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat 
   }
   const guint *n = sum->counts;
   g_string_append(s, "{\n  \"slo\": ");
-  json_string(s, opt->slo);
+  results_json_string(s, opt->slo);
   g_string_append_printf(s, ",\n  \"budget_mw\": %.6g,\n  \"points\": %u,\n  \"outcomes\": {", opt->budget_w / 1e6,
                          sum->points);
   for (int k = 0; k < OUTCOME_COUNT_; k++)

@@ -5,18 +5,12 @@
  * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
  * share a folder without spoiling each other's files. Writes DIR/plan.csv. */
 #include "commands.h"
-#include "evaluate.h"
-#include "frontier.h"
 #include "output_dir.h"
-#include "results.h"
-#include "slo.h"
 #include "report.h"
 #include "summary.h"
 #include "sweep.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 static char *plan_csv(const Summary *sum)
@@ -98,11 +92,7 @@ int cmd_plan(int argc, char **argv)
   if (!atomic_file_write(csv_path, csv, -1, &err))
     return cli_fail("plan", err);
   sweep_finish(rs.outdir);
-  g_autofree char *slo_text = NULL;
-  SummaryOptions opt = report_summary_options(&rs, &slo_text);
-  g_autofree char *text = summary_text(rep.summary, &opt, (SummaryFormat)fmt);
-  fputs(text, stdout);
-  if (fmt == SUMMARY_TABLE)
-    printf("\nPlan: %s; every point: %s/results.csv\n", csv_path, rs.outdir);
+  g_autofree char *footer = g_strdup_printf("Plan: %s; every point: %s/results.csv", csv_path, rs.outdir);
+  report_print_summary(&rs, &rep, (SummaryFormat)fmt, footer);
   return 0;
 }

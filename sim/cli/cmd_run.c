@@ -6,20 +6,14 @@
 #include "commands.h"
 #include "aif_error.h"
 #include "datadir.h"
-#include "chart.h"
-#include "evaluate.h"
-#include "frontier.h"
 #include "output_dir.h"
-#include "results.h"
 #include "scenario.h"
-#include "slo.h"
 #include "summary.h"
 #include "report.h"
 #include "sweep.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,11 +143,7 @@ int cmd_run(int argc, char **argv)
   if (!write_outputs(&rs, (guint)top, &rep, &err))
     return cli_fail("run", err);
   sweep_finish(rs.outdir);
-  g_autofree char *slo = NULL;
-  SummaryOptions opt = report_summary_options(&rs, &slo);
-  g_autofree char *text = summary_text(rep.summary, &opt, (SummaryFormat)fmt);
-  fputs(text, stdout);
-  if (fmt == SUMMARY_TABLE)
-    printf("\nEvery point: %s/results.csv (columns: docs/results.md)\n", rs.outdir);
+  g_autofree char *footer = g_strdup_printf("Every point: %s/results.csv (columns: docs/results.md)", rs.outdir);
+  report_print_summary(&rs, &rep, (SummaryFormat)fmt, footer);
   return 0;
 }

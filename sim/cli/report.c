@@ -5,6 +5,8 @@
 #include "slo.h"
 #include "sweep.h"
 
+#include <stdio.h>
+
 typedef struct {
   FrontierSet *frontier;
   Summary *summary;
@@ -54,16 +56,19 @@ static GPtrArray *sorted_keys(GHashTable *t)
   return out;
 }
 
-SummaryOptions report_summary_options(const RunSetup *rs, char **slo)
+void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat format, const char *footer)
 {
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   const PlanParams *pl = &first.p.plan;
-  *slo = slo_describe(pl);
-  SummaryOptions o = { .slo = *slo, .budget_w = first.p.factory.power_budget,
+  g_autofree char *slo = slo_describe(pl);
+  SummaryOptions o = { .slo = slo, .budget_w = first.p.factory.power_budget,
                        .percentile = pl->percentile == PCT_P99 ? 99 : pl->percentile == PCT_P90 ? 90 : 50 };
+  g_autofree char *text = summary_text(rep->summary, &o, format);
+  fputs(text, stdout);
+  if (format == SUMMARY_TABLE)
+    printf("\n%s\n", footer);
   point_clear(&first);
-  return o;
 }
 
 static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Summary *sum, const FrontierAxis *x,

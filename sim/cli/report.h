@@ -27,8 +27,8 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
 void report_clear(Report *r);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Report, report_clear)
 
-/* The summary's options for RS's scenario (its SLO in words, budget, percentile); the SLO's text
- * is *SLO's, for the caller to free. */
-SummaryOptions report_summary_options(const RunSetup *rs, char **slo);
+/* Prints REP's summary of RS's scenario (its SLO in words, budget, percentile) in FORMAT on stdout;
+ * a table ends with FOOTER. */
+void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat format, const char *footer);
 
 #endif
