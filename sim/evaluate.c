@@ -112,7 +112,7 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
  * when asked for (a fast screen), and for a closed loop with more users than D runs at once: such a
  * point is queue-bound whatever either method finds (predict_judge_load), never on the frontier,
  * and the steady state gives its figures for a fraction of the event simulation's time. */
-static PredictMethod point_method(const ScenarioParams *p, const Deployment *d)
+static PredictMethod point_method(const ScenarioParams *p, const Deployment *d, const Ceilings *c)
 {
   if (p->serving.engine == SIM_SIMGRID)
     return METHOD_SIMGRID;
@@ -121,10 +121,7 @@ static PredictMethod point_method(const ScenarioParams *p, const Deployment *d)
     return METHOD_DES;
   if (p->serving.engine == SIM_STEADY)
     return METHOD_STEADY;
-  double slots, capacity;
-  SteadyState ss;
-  if (p->workload.think_time <= 0 && !p->serving.planner && predict_ceilings(d, &slots, &capacity, &ss) &&
-      d->load.users > slots + 0.5)
+  if (p->workload.think_time <= 0 && !p->serving.planner && c->known && d->load.users > c->slots + 0.5)
     return METHOD_STEADY;
   return METHOD_DES;
 }
@@ -167,8 +164,10 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   Outcome o;
   point_deployment(pt, prof, &sim, &d);
   row->config = deployment_label(&d);
-  predict(&d, point_method(&pt->p, &d), &o);
-  predict_judge_load(&d, &o);
+  Ceilings c;
+  predict_ceilings(&d, &c);
+  predict(&d, point_method(&pt->p, &d, &c), &o);
+  predict_judge_load(&d, &c, &o);
   row->engine = g_strdup(method_names[o.method]);
   row->weights_gb_per_gpu = o.weights / 1e9;
   row->kv_gb_per_gpu = o.kv_free / 1e9;

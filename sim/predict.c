@@ -106,27 +106,20 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
 
 void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }
 
-gboolean predict_ceilings(const Deployment *d, double *slots, double *capacity_req_s, SteadyState *ss)
+void predict_ceilings(const Deployment *d, Ceilings *out)
 {
   Load ld = d->load;
   ld.users = 0, ld.tpot_limit = 0, ld.ttft_p99_limit = 0;
-  g_autofree char *why = d->disaggregated ? steady_disaggregated(&d->prefill, d->pre_workers, &d->decode,
-                                                                 d->dec_workers, d->same_domain, &ld, ss)
-                                          : steady_aggregated(&d->decode, d->dec_workers, &ld, ss);
-  if (why)
-    return FALSE;
-  *slots = MIN(MIN(ss->max_seqs, ld.max_batch), engine_batch_cap(&d->decode)) * d->dec_workers;
-  *capacity_req_s = ss->out_tok_s / ld.osl;
-  return TRUE;
-}
-
-static void ceilings(const Deployment *d, Outcome *out)
-{
   SteadyState ss;
-  if (!predict_ceilings(d, &out->slots, &out->capacity_req_s, &ss))
+  g_autofree char *why = d->disaggregated ? steady_disaggregated(&d->prefill, d->pre_workers, &d->decode,
+                                                                 d->dec_workers, d->same_domain, &ld, &ss)
+                                          : steady_aggregated(&d->decode, d->dec_workers, &ld, &ss);
+  *out = (Ceilings){ .known = !why, .slots = NAN, .capacity_req_s = NAN };
+  if (why)
     return;
-  if (isnan(out->weights)) /* the event simulation plans no memory of its own to report */
-    out->weights = ss.weights, out->kv_free = ss.kv_free, out->max_seqs = ss.max_seqs;
+  out->slots = MIN(MIN(ss.max_seqs, ld.max_batch), engine_batch_cap(&d->decode)) * d->dec_workers;
+  out->capacity_req_s = ss.out_tok_s / ld.osl;
+  out->weights = ss.weights, out->kv_free = ss.kv_free, out->max_seqs = ss.max_seqs;
 }
 
 static void judge_closed(const Deployment *d, Outcome *out)
@@ -142,11 +135,13 @@ static void judge_closed(const Deployment *d, Outcome *out)
                                 in_flight - out->slots);
 }
 
-void predict_judge_load(const Deployment *d, Outcome *out)
+void predict_judge_load(const Deployment *d, const Ceilings *c, Outcome *out)
 {
-  if (out->kind != OUTCOME_OK)
+  if (out->kind != OUTCOME_OK || !c->known)
     return;
-  ceilings(d, out);
+  out->slots = c->slots, out->capacity_req_s = c->capacity_req_s;
+  if (isnan(out->weights)) /* the event simulation plans no memory of its own to report */
+    out->weights = c->weights, out->kv_free = c->kv_free, out->max_seqs = c->max_seqs;
   gboolean closed = d->sim ? d->sim->arrival == ARRIVAL_CLOSED && !d->sim->trace : d->load.users > 0;
   if (closed) {
     judge_closed(d, out);

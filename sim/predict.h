@@ -62,14 +62,19 @@ typedef struct {
  * run is an Outcome of kind infeasible or unsupported with the reason. */
 void predict(const Deployment *d, PredictMethod method, Outcome *out);
 void outcome_clear(Outcome *o);
-/* Judges an ok OUT of D against the deployment's ceilings: queue-bound when a closed loop keeps more
- * users in flight than it runs sequences at once (the rest wait for a slot, whatever the method);
- * unstable when an open loop's backlog grew over the simulated window, or, too few arrivals inside
- * the window to tell, when more requests/s are offered than the steady state serves saturated. */
-void predict_judge_load(const Deployment *d, Outcome *out);
-/* D's ceilings by the steady state saturated: the sequences it runs at once and the requests/s it
- * serves (SS: the saturated state itself). FALSE when D cannot run. */
-gboolean predict_ceilings(const Deployment *d, double *slots, double *capacity_req_s, SteadyState *ss);
+/* A deployment's ceilings, by the steady state saturated: the sequences it runs at once and the
+ * requests/s it serves, with the memory plan behind them; KNOWN is FALSE when it cannot run. */
+typedef struct {
+  gboolean known;
+  double slots, capacity_req_s;
+  double weights, kv_free, max_seqs; /* per GPU of a decode engine; sequences per engine */
+} Ceilings;
+void predict_ceilings(const Deployment *d, Ceilings *out);
+/* Judges an ok OUT of D against its ceilings C: queue-bound when a closed loop keeps more users in
+ * flight than it runs sequences at once (the rest wait for a slot, whatever the method); unstable
+ * when an open loop's backlog grew over the simulated window, or, too few arrivals inside the
+ * window to tell, when more requests/s are offered than the steady state serves saturated. */
+void predict_judge_load(const Deployment *d, const Ceilings *c, Outcome *out);
 
 /* The framework NAME names (a scenario's serving.framework, or a measured row's, where InferenceX
  * writes "trt" for TensorRT-LLM); FALSE when none. */

@@ -251,17 +251,18 @@ START_TEST(judge_load)
   SimConfig p = params(c, ARRIVAL_CLOSED);
   Deployment d = { .framework = FW_TRTLLM, .decode = llama_h200(c, &prof), .dec_workers = 1, .sim = &p,
                    .load = { .isl = 1024, .osl = 256, .max_batch = 256, .chunk = 8192 } };
-  double slots, capacity;
-  SteadyState ss;
-  ck_assert(predict_ceilings(&d, &slots, &capacity, &ss));
-  ck_assert_close(slots, 256, 1e-12);
-  ck_assert(ss.max_seqs > 1000 && capacity > 0);
+  Ceilings ceil;
+  predict_ceilings(&d, &ceil);
+  ck_assert(ceil.known);
+  ck_assert_close(ceil.slots, 256, 1e-12);
+  ck_assert(ceil.max_seqs > 1000 && ceil.capacity_req_s > 0);
+  double capacity = ceil.capacity_req_s;
   for (int k = 0; k < 2; k++) {
     Outcome o;
     p.users = k ? 300 : 200;
     d.load.users = p.users;
     predict(&d, METHOD_STEADY, &o);
-    predict_judge_load(&d, &o);
+    predict_judge_load(&d, &ceil, &o);
     ck_assert_int_eq(o.kind, k ? OUTCOME_QUEUE_BOUND : OUTCOME_OK);
     if (k)
       ck_assert_str_eq(o.reason, "300 users in flight, 256 sequences run at once (1 engines x 256): 44 wait for a slot");
@@ -274,7 +275,7 @@ START_TEST(judge_load)
     Outcome o;
     p.rate = k ? 1000 : 0.2 * capacity;
     predict(&d, METHOD_DES, &o);
-    predict_judge_load(&d, &o);
+    predict_judge_load(&d, &ceil, &o);
     ck_assert_int_eq(o.kind, k ? OUTCOME_UNSTABLE : OUTCOME_OK);
     if (k)
       ck_assert_msg(!o.backlog_judged && g_str_has_prefix(o.reason, "1e+03 req/s offered, the deployment serves at most"),
