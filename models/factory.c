@@ -15,10 +15,16 @@ void factory_plan(const SystemSpec *s, const FactorySpec *f, double gpu_avg_w, d
 {
   *out = (FactoryPlan){ .pue = f->pue > 0 ? f->pue : s->pue };
   PowerShare peak, avg;
-  power_share(s, s->tdp, &peak);
+  /* a capped GPU is provisioned for its cap: the nameplate less what it no longer draws at the wall */
+  double gpu_peak = f->gpu_power_cap > 0 ? MIN(f->gpu_power_cap, s->tdp) : s->tdp;
+  power_share(s, gpu_peak, &peak);
   power_share(s, gpu_avg_w, &avg);
   double nameplate = power_nameplate_per_gpu(s);
-  out->peak_it_per_gpu = f->provisioning == PROVISION_NAMEPLATE && nameplate > 0 ? nameplate : peak.it;
+  if (nameplate > 0)
+    nameplate -= (s->tdp - gpu_peak) / s->psu_efficiency;
+  out->peak_it_per_gpu = f->provisioning == PROVISION_DRAWN                     ? avg.it
+                         : f->provisioning == PROVISION_NAMEPLATE && nameplate > 0 ? nameplate
+                                                                                 : peak.it;
   out->avg_it_per_gpu = avg.it;
   double rack = s->gpus_per_rack, other = f->other_it_fraction;
   if (f->gpus > 0) {

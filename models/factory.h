@@ -2,7 +2,9 @@
  * tokens/s per MW, joules per token and dollars per million tokens.
  *
  * A facility is provisioned for peak power: each GPU's share of IT power at full load (the
- * system's nameplate, or the component model at TDP), its share of the scale-out fabric, a share
+ * system's nameplate, or the component model at TDP; a power cap lowers both by what the GPU no
+ * longer draws; or, oversubscribed, the power the operating point draws), its share of the
+ * scale-out fabric, a share
  * for what sits outside the GPU racks (storage, front-end network, management), all times the PUE.
  * A power budget then sets how many whole racks fit; or a GPU count sets the budget. Energy per
  * token uses the average power the simulated load draws, not the provisioned peak. */
@@ -12,7 +14,10 @@
 #include "fabric.h"
 #include "hardware.h"
 
-typedef enum { PROVISION_NAMEPLATE, PROVISION_COMPONENT } Provisioning;
+/* How much power a GPU's rack share is provisioned for: the system's nameplate, the component model
+ * at the GPU's limit (its TDP, or the power cap), or what the operating point draws (power
+ * oversubscription: racks provisioned for their load, not their peak, so more fit). */
+typedef enum { PROVISION_NAMEPLATE, PROVISION_COMPONENT, PROVISION_DRAWN } Provisioning;
 
 typedef struct {
   double budget;             /* W of facility power (used when gpus is 0) */
@@ -20,6 +25,7 @@ typedef struct {
   double pue;                /* 0: the system's default */
   double other_it_fraction;  /* IT outside the GPU racks, as a fraction of theirs */
   Provisioning provisioning;
+  double gpu_power_cap;      /* W each GPU is held to (0: its TDP): provisioned for, as it is run */
   double energy_price;       /* USD/J */
   double amortisation;       /* s over which capex is spread */
   FabricSpec fabric;

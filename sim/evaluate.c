@@ -38,7 +38,7 @@ void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out)
 {
   *out = (FactorySpec){
     .budget = f->power_budget, .gpus = f->factory_gpus, .pue = f->pue, .other_it_fraction = f->other_it_fraction,
-    .provisioning = f->provisioning, .energy_price = f->energy_price, .amortisation = f->amortisation,
+    .provisioning = f->provisioning, .gpu_power_cap = f->gpu_power_cap, .energy_price = f->energy_price, .amortisation = f->amortisation,
     .fabric = { .radix = f->switch_radix, .tiers = f->fabric_tiers, .optics = f->optics,
                 .copper_first_tier = f->copper_first_tier, .transceiver_power = f->transceiver_power,
                 .transceiver_cost = f->transceiver_cost, .cpo_port_power = f->cpo_port_power,

@@ -163,6 +163,23 @@ START_TEST(hopper_100mw_factory)
   ck_assert(p.tok_s_per_mw_drawn > p.tok_s_per_mw);
   /* within 15% of the keynote's figures */
   ck_assert(fabs(p.gpus / 45000 - 1) < 0.15 && fabs(p.racks / 1400 - 1) < 0.15);
+  /* capped at 500 W, a GPU is provisioned for its cap: the nameplate less the 200 W it no longer
+   * draws at the wall, 1,275 - 200 / 0.94 = 1,062.2 W; with 250 W of fabric, x 1.43: 1,876.5 W per
+   * GPU, 60,048 W a rack: 1,665 racks, 53,280 GPUs in the 100 MW */
+  f.gpu_power_cap = 500;
+  factory_plan(h, &f, 500, 100, &p);
+  ck_assert_close(p.peak_it_per_gpu, 1275 - 200 / 0.94, 1e-9);
+  ck_assert_close(p.racks, 1665, 1e-12);
+  ck_assert_close(p.gpus, 53280, 1e-12);
+  /* provisioned for what the operating point draws (700 W GPUs: 980.3 W of IT each, 1,759.3 W with
+   * the fabric at the facility, 56,298 W a rack): 1,776 racks, 56,832 GPUs */
+  f.gpu_power_cap = 0, f.provisioning = PROVISION_DRAWN;
+  factory_plan(h, &f, 700, 100, &p);
+  ck_assert_close(p.peak_it_per_gpu, avg_it, 1e-9);
+  ck_assert_close(p.racks, 1776, 1e-12);
+  ck_assert_close(p.gpus, 56832, 1e-12);
+  ck_assert_close(p.tok_s_per_mw, p.tok_s_per_mw_drawn, 1e-9); /* provisioned as drawn */
+  f.provisioning = PROVISION_NAMEPLATE;
   /* sized by GPUs instead: the budget follows */
   f.gpus = 1000;
   factory_plan(h, &f, 700, 100, &p);

@@ -45,6 +45,7 @@ int cmd_plan(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
   g_autofree char *min_user = NULL, *max_ttft = NULL, *max_tpot = NULL, *percentile = NULL, *format = NULL;
+  g_autofree char *provisioning = NULL;
   gint jobs = (gint)g_get_num_processors(), top = 3;
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
@@ -53,6 +54,7 @@ int cmd_plan(int argc, char **argv)
     { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
     { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &max_tpot, "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
     { "percentile", 0, 0, G_OPTION_ARG_STRING, &percentile, "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
+    { "provisioning", 0, 0, G_OPTION_ARG_STRING, &provisioning, "size the factory by nameplate, component or drawn power (factory.provisioning; drawn: racks provisioned for the operating point's draw)", "HOW" },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode (default 3)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FORMAT" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -77,7 +79,8 @@ int cmd_plan(int argc, char **argv)
   if (rc)
     return rc;
   char *const slo[] = { min_user, max_ttft, max_tpot, percentile };
-  if (!slo_overrides(rs.scenario, slo, &err))
+  if (!slo_overrides(rs.scenario, slo, &err) ||
+      (provisioning && !scenario_override(rs.scenario, "factory.provisioning", provisioning, &err)))
     return cli_fail("plan", err);
   SweepOptions so = { .jobs = jobs, .progress = isatty(STDERR_FILENO) };
   if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))

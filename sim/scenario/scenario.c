@@ -20,7 +20,7 @@ const char *const router_names[] = { "round_robin", "least_loaded", "kv_aware", 
 static const char *const spec_names[] = { "none", "mtp", NULL };
 static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
-static const char *const provisioning_names[] = { "nameplate", "component", NULL };
+static const char *const provisioning_names[] = { "nameplate", "component", "drawn", NULL };
 static const char *const parallelism_names[] = { "manual", "auto", NULL };
 static const char *const engine_names[] = { "auto", "steady", "des", "simgrid", NULL };
 static const char *const start_names[] = { "spread", "together", NULL };
@@ -119,8 +119,8 @@ static const KtKey keys[] = {
   NUM("factory.amortisation", factory.amortisation, DIM_TIME, "4 y", "capital amortisation period", KT_POSITIVE),
   INT("factory.gpus", factory.factory_gpus, "0", "GPUs in the factory (0 = as many as the power budget allows)", KT_NONNEG),
   NUM("factory.other_it_fraction", factory.other_it_fraction, DIM_FRACTION, "10%", "IT outside the GPU racks (storage, front-end, management), share of theirs", 0),
-  ENUM("factory.provisioning", factory.provisioning, provisioning_names, "nameplate", "peak power per GPU: the system nameplate, or the component model at TDP"),
-  NUM("factory.gpu_power_cap", factory.gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock", KT_NONNEG),
+  ENUM("factory.provisioning", factory.provisioning, provisioning_names, "nameplate", "power provisioned per GPU: the system nameplate, the component model at TDP (both at the power cap when one is set), or drawn: what the operating point draws (power oversubscription: more racks in the budget)"),
+  NUM("factory.gpu_power_cap", factory.gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock, and the power each GPU is provisioned for", KT_NONNEG),
   GROUP("factory.fabric", "the scale-out network"),
   ENUM("factory.fabric.kind", factory.fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
   /* a fat tree of 8 tiers of radix-64 switches already joins 2^43 endpoints */
