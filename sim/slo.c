@@ -3,10 +3,9 @@
 
 #include <math.h>
 
-/* R's figure at the percentile (the median where the method computed no other). */
-static double at(const PlanParams *s, double p50, double p90, double p99)
+double slo_at(Percentile p, double p50, double p90, double p99)
 {
-  double v = s->percentile == PCT_P99 ? p99 : s->percentile == PCT_P90 ? p90 : p50;
+  double v = p == PCT_P99 ? p99 : p == PCT_P90 ? p90 : p50;
   return isnan(v) ? p50 : v;
 }
 
@@ -18,8 +17,8 @@ static char *seconds(double ms)
 SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why)
 {
   const char *pct = percentile_names[s->percentile];
-  double ttft = at(s, r->ttft_p50_ms, r->ttft_p90_ms, r->ttft_p99_ms);
-  double tpot = at(s, r->tpot_p50_ms, r->tpot_p90_ms, r->tpot_p99_ms);
+  double ttft = slo_at(s->percentile, r->ttft_p50_ms, r->ttft_p90_ms, r->ttft_p99_ms);
+  double tpot = slo_at(s->percentile, r->tpot_p50_ms, r->tpot_p90_ms, r->tpot_p99_ms);
   if (s->max_ttft > 0 && !(ttft <= s->max_ttft * 1e3)) {
     if (why) {
       g_autofree char *a = seconds(ttft), *b = seconds(s->max_ttft * 1e3);

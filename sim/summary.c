@@ -2,6 +2,7 @@
 #include "summary.h"
 #include "csv.h"
 #include "frontier.h"
+#include "slo.h"
 
 #include <math.h>
 #include <string.h>
@@ -134,14 +135,13 @@ static char *counts_text(const Summary *sum)
 
 static double factory_tok_s(const ResultRow *r) { return r->out_tok_s_per_gpu * r->gpus; }
 
-/* TTFT at the SLO's percentile, ms (the median where the method gave no other). */
-static double ttft_at(const ResultRow *r, int pct)
+/* TTFT at the SLO's percentile, ms (slo_at). */
+static double ttft_at(const ResultRow *r, Percentile p)
 {
-  double v = pct == 99 ? r->ttft_p99_ms : pct == 90 ? r->ttft_p90_ms : r->ttft_p50_ms;
-  return isnan(v) ? r->ttft_p50_ms : v;
+  return slo_at(p, r->ttft_p50_ms, r->ttft_p90_ms, r->ttft_p99_ms);
 }
 
-static void table_row(GString *s, guint rank, const ResultRow *r, int pct)
+static void table_row(GString *s, guint rank, const ResultRow *r, Percentile pct)
 {
   g_string_append_printf(s, "  %2u  %10.0f %9.1f %10.1f %9.3f %7.0f %8.3f  %s\n", rank, r->tok_s_per_mw,
                          r->out_tok_s_per_gpu, r->tok_s_per_user, ttft_at(r, pct) / 1e3, r->racks, r->usd_per_mtok,
@@ -162,16 +162,17 @@ static char *table(const Summary *sum, const SummaryOptions *opt)
       continue;
     }
     g_string_append_printf(s, "  pick: %s\n  %.0f racks, %.0f GPUs, %.4g MW facility: %.3g M tok/s, %.0f tok/s per MW, "
-                              "$%.3f per M tokens, %.1f tok/s per user, p%d TTFT %.3g s\n",
+                              "$%.3f per M tokens, %.1f tok/s per user, %s TTFT %.3g s\n",
                            p->config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
-                           p->usd_per_mtok, p->tok_s_per_user, opt->percentile, ttft_at(p, opt->percentile) / 1e3);
+                           p->usd_per_mtok, p->tok_s_per_user, percentile_names[opt->percentile],
+                           ttft_at(p, opt->percentile) / 1e3);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];
       if (!top->len) {
         g_string_append_printf(s, "  %s: %s\n", modes[m], ss->swept[m] ? "no point meets the SLO" : "not swept");
         continue;
       }
-      g_autofree char *ttft = g_strdup_printf("p%d TTFT s", opt->percentile);
+      g_autofree char *ttft = g_strdup_printf("%s TTFT s", percentile_names[opt->percentile]);
       g_string_append_printf(s, "  %s\n  %2s  %10s %9s %10s %9s %7s %8s  %s\n", modes[m], "#", "tok/s/MW", "tok/s/GPU",
                              "tok/s/user", ttft, "racks", "$/Mtok", "configuration");
       for (guint i = 0; i < top->len; i++)

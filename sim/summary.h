@@ -9,6 +9,7 @@
 #ifndef AIF_SUMMARY_H
 #define AIF_SUMMARY_H
 
+#include "params.h"
 #include "results.h"
 
 typedef enum { SUMMARY_TABLE, SUMMARY_CSV, SUMMARY_JSON } SummaryFormat;
@@ -17,7 +18,7 @@ extern const char *const summary_format_names[]; /* "table", "csv", "json" */
 typedef struct {
   const char *slo;         /* the SLO in words (slo_describe) */
   double budget_w;         /* the facility's power budget, W */
-  int percentile;          /* the TTFT shown: 50, 90 or 99 (the SLO's percentile) */
+  Percentile percentile;   /* the TTFT shown: the SLO's percentile */
 } SummaryOptions;
 
 /* Rows are added one at a time; the summary keeps copies of the few it shows (the picks and the

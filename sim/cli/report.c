@@ -63,7 +63,7 @@ void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat f
   const PlanParams *pl = &first.p.plan;
   g_autofree char *slo = slo_describe(pl);
   SummaryOptions o = { .slo = slo, .budget_w = first.p.factory.power_budget,
-                       .percentile = pl->percentile == PCT_P99 ? 99 : pl->percentile == PCT_P90 ? 90 : 50 };
+                       .percentile = pl->percentile };
   g_autofree char *text = summary_text(rep->summary, &o, format);
   fputs(text, stdout);
   if (format == SUMMARY_TABLE)
