@@ -23,7 +23,8 @@ double engine_batch_cap(const Engine *e)
 
 int engine_experts_per_gpu(const Engine *e)
 {
-  return (e->model->experts + e->ep - 1) / e->ep;
+  int slots = e->expert_slots > 0 ? e->expert_slots : e->model->experts;
+  return (slots + e->ep - 1) / e->ep;
 }
 
 gboolean engine_overlaps(const Engine *e)
@@ -58,6 +59,10 @@ char *engine_check(const Engine *e)
     return g_strdup_printf("EP %d on %s, which has no experts", e->ep, e->model->id);
   if (e->model->experts && e->ep > e->model->experts)
     return g_strdup_printf("EP %d exceeds %d experts", e->ep, e->model->experts);
+  if (e->expert_slots > 0 && e->expert_slots < e->model->experts)
+    return g_strdup_printf("%d expert slots hold fewer than the %d experts", e->expert_slots, e->model->experts);
+  if (e->expert_slots > 0 && e->expert_slots % e->ep)
+    return g_strdup_printf("EP %d does not divide %d expert slots", e->ep, e->expert_slots);
   if (e->pp > e->model->layers)
     return g_strdup_printf("PP %d exceeds %d layers", e->pp, e->model->layers);
   if (!e->dp_attention && e->model->heads % engine_attn_tp(e))

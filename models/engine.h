@@ -25,7 +25,11 @@ typedef struct {
   gboolean dp_attention;   /* attention data-parallel over a stage's GPUs */
   int draft_tokens;        /* MTP draft tokens per step (0 = no speculation) */
   double acceptance;       /* probability each draft token is accepted */
-  double clock;            /* tensor-core clock as a fraction of full (a power cap); 0 means 1 */
+  double power_limit;      /* W per GPU the board may draw (a power cap); 0: its TDP. Steps whose
+                            * work would draw more run at a lower clock (step_time.h) */
+  int expert_slots;        /* EPLB: expert slots per MoE layer over the EP GPUs (0: no EPLB;
+                            * slots - experts are redundant copies of hot experts) */
+  gboolean eager;          /* no CUDA graphs: every step's kernels launched by the host */
   double sm_share;         /* Green Context: fraction of the SMs this stream owns; 0 means all */
   double bw_share;         /* fraction of HBM bandwidth it gets (the other stream takes the rest); 0: all */
   gboolean native_only;    /* refuse weights in a format the GPU has no tensor cores for */
@@ -40,7 +44,8 @@ int engine_moe_tp(const Engine *e);
 double engine_tokens_per_step(const Engine *e);
 /* The most sequences the stack's scheduler runs in one engine step (per attention rank). */
 double engine_batch_cap(const Engine *e);
-/* Routed experts one GPU holds: redundant copies fill the slots when EP does not divide them. */
+/* Routed experts one GPU holds: the EPLB slots' share, or the experts' rounded up (redundant copies
+ * fill the slots when EP does not divide them). */
 int engine_experts_per_gpu(const Engine *e);
 /* Precision of the attention and dense weights: MoE checkpoints keep them at FP8 or above. */
 Precision engine_dense_precision(const Engine *e);

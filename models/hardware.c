@@ -40,6 +40,7 @@ static const KtKey keys[] = {
   { "gpu.tdp", KT_NUMBER, DIM_POWER, NULL, "GPU board power limit", O(tdp), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
   { "gpu.idle_power", KT_NUMBER, DIM_POWER, NULL, "GPU board power when idle", O(idle_power), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
   { "gpu.memory_bound_power", KT_NUMBER, DIM_FRACTION, NULL, "share of the TDP-idle range drawn when HBM-bound (decode)", O(memory_bound_power), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
+  { "gpu.compute_power", KT_NUMBER, DIM_NONE, "1", "share of the TDP-idle range compute-bound work would draw at the full clock (above 1: the power limit lowers the clock of compute-heavy steps)", O(compute_power), NULL, KT_POSITIVE, NULL, NULL, 100, 0 },
   { "gpu.comm_power", KT_NUMBER, DIM_FRACTION, NULL, "share of the TDP-idle range drawn while waiting on collectives", O(comm_power), NULL, REQ | KT_NONNEG, NULL, NULL, 0, 0 },
   { "node", KT_GROUP, 0, NULL, "the unit holding GPUs and CPUs (server or compute tray)", 0, NULL, 0, NULL, NULL, 0, 0 },
   { "node.gpus", KT_INT, 0, NULL, "GPUs per node", O(gpus_per_node), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },

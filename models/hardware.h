@@ -32,6 +32,9 @@ typedef struct {
   double tdp, idle_power;           /* W */
   double memory_bound_power;        /* fraction of (TDP - idle) drawn when HBM-bound (decode) */
   double comm_power;                /* fraction of (TDP - idle) drawn while waiting on collectives */
+  /* fraction of (TDP - idle) compute-bound work would draw at the full clock: above 1 where the
+   * power limit, not the clock, bounds sustained GEMMs (an H200: ~1.6, calibration/README.md) */
+  double compute_power;
   /* node: the unit that holds GPUs and CPUs (HGX server, or NVL72 compute tray) */
   int gpus_per_node, cpus_per_node;
   char *cpu_name;

@@ -29,6 +29,7 @@ typedef struct {
   int dense_layers;    /* layers with a dense FFN (all of them for a dense model) */
   int intermediate;    /* dense FFN width (gated: 3 matrices) */
   int experts, experts_per_token, shared_experts, expert_intermediate; /* MoE layers */
+  double load_cv;      /* spread (coefficient of variation) of the experts' shares of the routing */
   int mtp_layers;      /* multi-token-prediction heads (speculative decoding) */
   int native_precision; /* Precision the weights were released in */
   /* Rows and columns per scale block of the FP8 checkpoint (DeepSeek: 128 x 128 weight blocks,

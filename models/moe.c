@@ -34,11 +34,38 @@ double moe_busiest_group_experts(int experts, double touched, int groups)
   return fmin(n * p + expected_max_normal(groups) * sqrt(n * p * (1 - p)), n);
 }
 
-double moe_busiest_group_load(int k, double tokens, int groups)
+/* The relative spread of a group's load from the experts' popularity (moe.h). */
+static double popularity_spread(const MoePlacement *p)
 {
-  double pairs = tokens * k;
-  if (groups <= 1 || pairs <= 0)
+  if (p->load_cv <= 0 || p->groups <= 1 || p->experts <= 0)
+    return 0;
+  double n = (double)p->experts / p->groups;
+  if (!p->eplb)
+    return p->load_cv / sqrt(n);
+  double slots = (double)p->experts + MAX(p->redundant, 0), m = slots / p->groups;
+  return p->load_cv * p->experts / slots / m;
+}
+
+double moe_busiest_group_load(const MoePlacement *p, double tokens)
+{
+  double pairs = tokens * p->k;
+  int g = p->groups;
+  if (g <= 1 || pairs <= 0)
     return 1;
-  double mean = pairs / groups;
-  return fmin(1 + expected_max_normal(groups) * sqrt(pairs * (1.0 / groups) * (1 - 1.0 / groups)) / mean, (double)groups);
+  double sampling = (g - 1.0) / pairs; /* binomial: var / mean^2 of a group's share of PAIRS */
+  double skew = popularity_spread(p);
+  return fmin(1 + expected_max_normal(g) * sqrt(sampling + skew * skew), (double)g);
+}
+
+double moe_token_groups(int experts, int k, int groups)
+{
+  if (experts <= 0 || k <= 0)
+    return 0;
+  if (groups <= 1)
+    return 1;
+  /* a group of n experts is missed by all K picks with probability C(E - n, K) / C(E, K) */
+  double n = (double)experts / groups, miss = 1;
+  for (int i = 0; i < k; i++)
+    miss *= fmax(experts - n - i, 0) / (experts - i);
+  return groups * (1 - miss);
 }

@@ -9,16 +9,44 @@
  * spread unevenly: with 4 tokens on DeepSeek-R1 (top-8 of 256) over 8 groups of 32, a group runs
  * 3.8 experts on average and the busiest ~6.4, so EP8 reads 1.7x what tensor-parallel experts
  * (every GPU a slice of each) read. Each group's count is binomial, and the busiest of G is its
- * mean plus the expected maximum of G standard normals times its spread, capped at the group. */
+ * mean plus the expected maximum of G standard normals times its spread, capped at the group.
+ *
+ * Experts are not equally popular either (hot experts): each expert's share of the routing varies
+ * around 1/E with a coefficient of variation CV (the model's moe.load_cv), so a group of n experts
+ * carries its mean share with a relative spread CV / sqrt(n) on top of the sampling spread. EPLB
+ * (DeepSeek's expert-parallel load balancer, TensorRT-LLM's and SGLang's) places experts by their
+ * measured load and copies the hottest into R redundant slots: the group loads then differ by what
+ * the packing of m = (E + R) / G slots per group leaves, about a slot's spread over m,
+ * CV x E / (E + R) / m. Approximations, stated in docs/model.md.
+ *
+ * Dispatch and combine (the all-to-all of attention-DP engines) move a token once per GPU that
+ * holds one of its experts in the throughput ("normal") kernels, which deduplicate by rank, and once
+ * per expert in the low-latency kernels, which write into per-expert buffers (DeepEP's two modes; the
+ * stacks run the first for prefill, the second for decode steps). */
 #ifndef AIF_MOE_H
 #define AIF_MOE_H
+
+#include <glib.h>
 
 /* Expected distinct experts (of E, top-K routing) that TOKENS tokens touch. */
 double moe_expected_experts(int experts, int k, double tokens);
 /* Expected distinct experts in the busiest of GROUPS equal groups of the experts, when TOUCHED of
  * them run (moe_expected_experts). */
 double moe_busiest_group_experts(int experts, double touched, int groups);
-/* The busiest group's token-to-expert assignments over the mean group's (1 when balanced). */
-double moe_busiest_group_load(int k, double tokens, int groups);
+/* How a layer's experts sit on GROUPS expert-parallel groups. */
+typedef struct {
+  int experts, k;   /* routed experts, experts per token */
+  int groups;       /* expert-parallel groups (EP) */
+  double load_cv;   /* spread of the experts' popularity (0 = uniform routing) */
+  gboolean eplb;    /* placed by measured load (EPLB) */
+  int redundant;    /* redundant expert slots EPLB fills with copies of hot experts */
+} MoePlacement;
+
+/* The busiest group's token-to-expert assignments over the mean group's (1 when balanced) for
+ * TOKENS tokens: sampling spread and popularity skew together. */
+double moe_busiest_group_load(const MoePlacement *p, double tokens);
+/* Expected distinct groups a token's K experts fall in (drawn without repeats from E experts in
+ * GROUPS equal groups): the copies a deduplicating dispatch sends of each token. */
+double moe_token_groups(int experts, int k, int groups);
 
 #endif

@@ -16,6 +16,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".fp8_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on gemm_efficiency for FP8 GEMMs (a measured profile's FP8 share of peak over BF16's)", offsetof(Profile, arch[i].fp8_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".gemm_half_n", KT_NUMBER, DIM_NONE, "64", "expert FFN columns per GPU at which grouped expert GEMMs reach half their rate (experts sliced over moe_tp GPUs run thin GEMMs)", offsetof(Profile, arch[i].gemm_half_n), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".moe_efficiency", KT_NUMBER, DIM_NONE, "0.8", "factor on the rates of grouped expert GEMMs (may exceed 1: grouped kernels keep the GPU busier than one small GEMM)", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
@@ -23,10 +24,13 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }
-#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap)                                                                                 \
+#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
-  { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "host time per engine step (scheduling, sampling)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "launch gaps per layer per step", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "GPU-side time per engine step (sampling, the step's fixed kernels)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".host_overhead", KT_NUMBER, DIM_TIME, "0 s", "host time per engine step (scheduling, batch forming): hidden under the GPU's step by the overlap scheduler", offsetof(Profile, stack[i].host_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".layer_overhead", KT_NUMBER, DIM_TIME, "30 us", "gaps between kernels per layer per step inside a CUDA graph", offsetof(Profile, stack[i].layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".eager_layer_overhead", KT_NUMBER, DIM_TIME, "0 s", "more per layer when a step runs outside CUDA graphs (host-launched kernels)", offsetof(Profile, stack[i].eager_layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".graph_max_tokens", KT_NUMBER, DIM_NONE, graph_tokens, "CUDA graphs: 0 = decode-only steps run in graphs (prompt steps eagerly); N = any step of up to N tokens", offsetof(Profile, stack[i].graph_max_tokens), NULL, KT_NONNEG, NULL, NULL, 1e9, 0 }, \
   { name ".moe_layer_overhead", KT_NUMBER, DIM_TIME, "20 us", "more launch gaps per MoE layer (routing, permutes)", offsetof(Profile, stack[i].moe_layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL, 0, 0 }, \
   { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
@@ -50,10 +54,12 @@ static const KtKey keys[] = {
    * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
    * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. TensorRT-LLM's
    * PyTorch executor and SGLang overlap scheduling with the GPU unless told not to; vLLM's async
-   * scheduling is opt-in. */
-  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true"),
-  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true"),
-  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false"),
+   * scheduling is opt-in. TensorRT-LLM's PyTorch executor and SGLang capture CUDA graphs for
+   * decode-only batches; vLLM V1 captures piecewise graphs for any batch up to 512 tokens
+   * (compilation_config.max_capture_size). */
+  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0"),
+  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0"),
+  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512"),
   { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL, 64, 0 },
 };

@@ -32,6 +32,10 @@ typedef struct {
    * per-block rescaling in the main loop and the activation quantization per group */
   double fp8_block_efficiency;
   double gemm_half_m;         /* tokens (GEMM rows) at which a GEMM reaches half its peak fraction */
+  /* expert FFN width (intermediate columns per GPU) at which grouped expert GEMMs reach half their
+   * rate: experts sliced over moe_tp = stage GPUs / EP GPUs run thin GEMMs (DeepSeek-R1's 2,048 over
+   * TP8: 256 columns), with less work per tile and per weight load than whole experts */
+  double gemm_half_n;
   double attention_efficiency; /* fraction of BF16 peak reached by attention math */
   double moe_efficiency;      /* extra factor on the rates of expert GEMMs (grouped, small rows) */
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
@@ -43,8 +47,20 @@ typedef struct {
 } ArchProfile;
 
 typedef struct {
-  double step_overhead;       /* s per engine step: scheduling, sampling, host work */
-  double layer_overhead;      /* s per layer per step: kernel launches and the gaps between them */
+  /* A step's overhead in parts (docs/model.md, "Step overheads"): */
+  double step_overhead;       /* s per engine step on the GPU's side: sampling, the step's fixed kernels */
+  /* s per engine step on the host (scheduling, batch forming, detokenizing): added to the step when
+   * the host waits for the GPU between steps, hidden under the GPU's step while it is shorter when
+   * the overlap scheduler forms the next batch during this one */
+  double host_overhead;
+  double layer_overhead;      /* s per layer per step inside a CUDA graph: the gaps between kernels */
+  /* s more per layer when the step runs outside a CUDA graph, each kernel launched by the host:
+   * steps with prompt tokens in TensorRT-LLM and SGLang, steps over graph_max_tokens in vLLM, every
+   * step of an engine told not to use graphs */
+  double eager_layer_overhead;
+  /* CUDA graphs: 0 = decode-only steps run in graphs (TensorRT-LLM, SGLang: prompt steps run
+   * eagerly); N > 0 = any step of up to N tokens (vLLM's piecewise graphs, 512 by default) */
+  double graph_max_tokens;
   double moe_layer_overhead;  /* s more per MoE layer: routing, permutes, the extra kernels */
   Precision kv_cache;         /* the KV cache the stack uses unless told (serving below BF16) */
   double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */

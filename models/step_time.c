@@ -3,6 +3,7 @@
 #include "comm.h"
 #include "memory.h"
 #include "moe.h"
+#include "power.h"
 
 #include <math.h>
 
@@ -17,12 +18,16 @@ typedef struct {
   double peak_dense;  /* the same at the attention/dense weight precision */
   double peak_attn;   /* FLOP/s of attention math (BF16 tensor cores) */
   double peak_head;   /* FLOP/s of the BF16 LM head */
+  double full, full_dense; /* FLOP/s of a large per-tensor GEMM at the two precisions: the rate at
+                            * which the tensor cores are busy all the time (power) */
   double bw;          /* B/s from HBM */
   double half_m;      /* GEMM rows for half the peak (BF16 LM head) */
   double half_m_w;    /* the same for GEMMs on the serving-precision weights */
   double half_m_dense; /* and on the attention/dense weights */
+  double half_n;      /* expert FFN columns per GPU for half the grouped GEMMs' rate */
   double moe;         /* factor on the rates of grouped expert GEMMs */
-  double mem_power;   /* power activity of HBM-bound work (compute-bound work is 1) */
+  double mem_power;   /* power activity of HBM-bound work */
+  double compute_power; /* power activity of compute-bound work at this clock (1 = TDP) */
   CommLinks links;
 } Rates;
 
@@ -38,21 +43,26 @@ static double gemm_fraction(const ArchProfile *a, const Engine *e, Precision p)
   return a->gemm_efficiency * a->fp8_efficiency * (block ? a->fp8_block_efficiency : 1);
 }
 
-static void rates(const Engine *e, Rates *r)
+/* The rates at CLOCK (a fraction of the full tensor-core clock). */
+static void rates(const Engine *e, double clock, Rates *r)
 {
   const ArchProfile *a = &e->prof->arch[e->sys->arch];
   double k = e->prof->stack[e->stack].kernel_efficiency;
   Precision dp = engine_dense_precision(e);
   Precision cw = system_compute_precision(e->sys, e->precision), cd = system_compute_precision(e->sys, dp);
-  double clock = e->clock > 0 ? e->clock : 1.0; /* a power cap lowers the tensor-core clock */
   double sms = e->sm_share > 0 ? e->sm_share : 1.0, bw_share = e->bw_share > 0 ? e->bw_share : 1.0;
   k *= clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */
   r->peak = system_peak_flops(e->sys, cw) * gemm_fraction(a, e, cw) * k;
   r->peak_dense = system_peak_flops(e->sys, cd) * gemm_fraction(a, e, cd) * k;
   r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
+  r->full = system_peak_flops(e->sys, cw) * (cw == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency) * k;
+  r->full_dense = system_peak_flops(e->sys, cd) * (cd == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency) * k;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;
   r->mem_power = e->sys->memory_bound_power;
+  /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */
+  r->compute_power = (e->sys->compute_power > 0 ? e->sys->compute_power : 1) * pow(clock, POWER_CLOCK_EXPONENT);
+  r->half_n = a->gemm_half_n;
   r->half_m = a->gemm_half_m;
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
@@ -60,26 +70,31 @@ static void rates(const Engine *e, Rates *r)
   comm_links(e->sys, a, k / (clock * sms), &r->links);
 }
 
-/* The longer of a kernel's compute and memory times; its power activity (tensor cores busy = 1,
- * HBM busy = mem_power, overlapping as far as they fit under the power limit) goes to *BUSY. */
-static double roofline(const Rates *r, double t_compute, double t_memory, double *busy)
+/* The longer of a kernel's compute and memory times; its power activity goes to *BUSY in seconds
+ * at 1 = the TDP: HBM-bound time draws mem_power, compute-bound time compute_power x UTIL, the
+ * share of the time its tensor cores are busy (the kernel's rate over a large per-tensor GEMM's:
+ * thin GEMMs, small batches and block-scaled FP8 leave them waiting), the two adding up to at most
+ * what the busier of them draws alone. */
+static double roofline(const Rates *r, double t_compute, double t_memory, double util, double *busy)
 {
-  double t = MAX(t_compute, t_memory);
+  double t = MAX(t_compute, t_memory), cp = r->compute_power * CLAMP(util, 0, 1);
   if (t > 0)
-    *busy += MIN(t, t_compute + t_memory * r->mem_power);
+    *busy += MIN(t * MAX(cp, r->mem_power), t_compute * cp + t_memory * r->mem_power);
   return t;
 }
 
 /* One GEMM of M rows against PARAMS weights of WBYTES each, at PEAK FLOP/s reached from HALF_M
- * rows on: compute- or weight-read-bound. */
-static double gemm(const Rates *r, double peak, double half_m, double m, double params, double wbytes,
+ * rows on (FULL: the same kernel's rate were it per-tensor and large): compute- or
+ * weight-read-bound. */
+static double gemm(const Rates *r, double peak, double full, double half_m, double m, double params, double wbytes,
                    double *busy)
 {
   if (m <= 0 || params <= 0)
     return 0;
-  double t_compute = 2.0 * m * params / (peak * m / (m + half_m));
+  double rate = peak * m / (m + half_m);
+  double t_compute = 2.0 * m * params / rate;
   double t_memory = params * wbytes / r->bw;
-  return roofline(r, t_compute, t_memory, busy);
+  return roofline(r, t_compute, t_memory, rate / full, busy);
 }
 
 /* Attention FLOPs per (query token, context token) pair, per layer, all heads. MLA decodes in the
@@ -101,6 +116,14 @@ static double span(const LlmSpec *m, double ctx)
   return (1 - f) * ctx + f * MIN(ctx, m->sliding_window);
 }
 
+/* How the engine's experts sit on its EP groups (moe.h). */
+static MoePlacement placement(const Engine *e)
+{
+  const LlmSpec *m = e->model;
+  return (MoePlacement){ .experts = m->experts, .k = m->experts_per_token, .groups = e->ep, .load_cv = m->load_cv,
+                         .eplb = e->expert_slots > 0, .redundant = MAX(e->expert_slots - m->experts, 0) };
+}
+
 /* Expert layers of one stage: touched experts' weights, grouped GEMMs, shared experts. */
 static double moe_time(const Engine *e, const Rates *r, double tokens, double layers, double *busy)
 {
@@ -111,16 +134,20 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double w_b = precision_bytes(e->precision), pe = llm_expert_params(m);
   double touched = moe_expected_experts(m->experts, m->experts_per_token, tokens);
   double rows = tokens * m->experts_per_token / touched; /* tokens per touched expert */
-  /* the busiest expert-parallel group sets the pace: its share of the tokens and of the touched
-   * experts, uneven while few experts are touched (moe.h) */
-  double flops = 2.0 * tokens * m->experts_per_token * pe / g *
-                 moe_busiest_group_load(m->experts_per_token, tokens, e->ep);
-  double t_compute = flops / (r->peak * r->moe * rows / (rows + r->half_m_w));
+  /* the busiest expert-parallel group sets the pace: its share of the tokens (sampling and hot
+   * experts) and of the touched experts, uneven while few experts are touched (moe.h) */
+  MoePlacement pl = placement(e);
+  double flops = 2.0 * tokens * m->experts_per_token * pe / g * moe_busiest_group_load(&pl, tokens);
+  /* grouped GEMMs reach their rate with enough rows per expert and enough columns per slice */
+  double cols = (double)m->expert_intermediate / mtp;
+  double shape = rows / (rows + r->half_m_w) * (cols > 0 ? cols / (cols + r->half_n) : 1);
+  double rate = r->peak * r->moe * shape;
+  double t_compute = flops / rate;
   double local = moe_busiest_group_experts(m->experts, touched, e->ep);
   double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
   double b = 0;
-  double t = roofline(r, t_compute, t_memory, &b) +
-             gemm(r, r->peak, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
+  double t = roofline(r, t_compute, t_memory, rate / r->full, &b) +
+             gemm(r, r->peak, r->full, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
   *busy += layers * b;
   return layers * t;
 }
@@ -134,10 +161,21 @@ static double busiest_rank_tokens(const StepBatch *b, double q_per_seq, int adp)
   return b->decode_seqs * q_per_seq / adp + b->prefill_tokens / MIN(prompts, (double)adp);
 }
 
+/* Copies of each token an attention-DP engine's dispatch sends to the expert GPUs: once per GPU
+ * holding one of its experts in the throughput kernels that prompt steps run (deduplicated by
+ * rank), once per expert in the low-latency kernels of decode-only steps (per-expert buffers); an
+ * expert sliced over moe_tp GPUs needs the token on each (moe.h). */
+static double dispatch_copies(const Engine *e, gboolean decode_only)
+{
+  const LlmSpec *m = e->model;
+  double per_group = decode_only ? m->experts_per_token : moe_token_groups(m->experts, m->experts_per_token, e->ep);
+  return per_group * engine_moe_tp(e);
+}
+
 /* Collectives of one stage's layers for TOKENS tokens in the step, RANK_TOKENS of them on the
  * busiest attention rank. */
-static double comm_time(const Engine *e, const Rates *r, double tokens, double rank_tokens, double layers,
-                        double moe_layers)
+static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, double tokens, double rank_tokens,
+                        double layers, double moe_layers)
 {
   const LlmSpec *m = e->model;
   int g = engine_stage_gpus(e);
@@ -149,9 +187,18 @@ static double comm_time(const Engine *e, const Rates *r, double tokens, double r
   /* attention data-parallel: experts by all-to-all (FP8 dispatch, BF16 combine), as long as the
    * busiest rank's share takes; dense FFNs gather and scatter the tokens, which costs what an
    * all-reduce does */
-  double per_gpu = rank_tokens * m->experts_per_token * m->hidden;
+  double per_gpu = rank_tokens * dispatch_copies(e, b->prefill_tokens <= 0) * m->hidden;
   double a2a = comm_alltoall(&r->links, g, per_gpu * 1.0) + comm_alltoall(&r->links, g, per_gpu * 2.0);
   return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
+}
+
+/* Whether the step runs as a CUDA graph (profile.h: graph_max_tokens). */
+static gboolean in_graph(const Engine *e, const StepBatch *b, double tokens)
+{
+  if (e->eager)
+    return FALSE;
+  double cap = e->prof->stack[e->stack].graph_max_tokens;
+  return cap > 0 ? tokens <= cap : b->prefill_tokens <= 0;
 }
 
 /* One pass of the stage's layers (or of LAYERS layers of the model's mix) for a batch. */
@@ -168,13 +215,13 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double rank_prefill = adp > 1 ? rank_tokens - b->decode_seqs * q_per_seq / adp : b->prefill_tokens;
   /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
   double act = 0;
-  out->gemm += layers * gemm(r, r->peak_dense, r->half_m_dense, rank_tokens, llm_attention_params(m) / atp,
+  out->gemm += layers * gemm(r, r->peak_dense, r->full_dense, r->half_m_dense, rank_tokens, llm_attention_params(m) / atp,
                              dense_b, &act);
   out->busy += layers * act;
   act = 0;
-  out->gemm += dense_layers * (m->experts ? gemm(r, r->peak_dense, r->half_m_dense, tokens,
+  out->gemm += dense_layers * (m->experts ? gemm(r, r->peak_dense, r->full_dense, r->half_m_dense, tokens,
                                                   llm_dense_ffn_params(m) / g, dense_b, &act)
-                                             : gemm(r, r->peak, r->half_m_w, tokens, llm_dense_ffn_params(m) / g,
+                                             : gemm(r, r->peak, r->full, r->half_m_w, tokens, llm_dense_ffn_params(m) / g,
                                                     w_b, &act));
   out->busy += dense_layers * act;
   /* attention math and KV reads */
@@ -183,21 +230,23 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double flops = (seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) +
                   rank_prefill * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
                  layers / atp;
-  out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, &out->busy);
+  out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
   out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
-  double c = comm_time(e, r, tokens, rank_tokens, layers, moe_layers);
+  double c = comm_time(e, r, b, tokens, rank_tokens, layers, moe_layers);
   out->comm += c;
   out->busy += c * e->sys->comm_power;
   const StackProfile *sp = &e->prof->stack[e->stack];
-  out->overhead += layers * sp->layer_overhead + moe_layers * sp->moe_layer_overhead;
+  double per_layer = sp->layer_overhead + (in_graph(e, b, tokens) ? 0 : sp->eager_layer_overhead);
+  out->overhead += layers * per_layer + moe_layers * sp->moe_layer_overhead;
 }
 
-void step_time(const Engine *e, const StepBatch *b, StepTime *out)
+/* The step at CLOCK: its parts, and its activity at that clock (1 = the TDP). */
+static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime *out)
 {
   const LlmSpec *m = e->model;
   Rates r;
-  rates(e, &r);
-  *out = (StepTime){ 0 };
+  rates(e, clock, &r);
+  *out = (StepTime){ .clock = clock };
   double q_per_seq = 1.0 + e->draft_tokens;
   double tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;
   double stage_layers = (double)m->layers / e->pp;
@@ -205,7 +254,7 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
   /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
   int g = engine_stage_gpus(e);
   double head_params = (double)m->vocab * m->hidden / g;
-  out->gemm += gemm(&r, r.peak_head, r.half_m, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0,
+  out->gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0,
                     &out->busy);
   /* stages run one after the other for a step's tokens */
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
@@ -220,16 +269,35 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
     Engine one = *e;
     one.draft_tokens = 0;
     layers_time(&one, &r, &db, b->decode_seqs, m->mtp_layers, &d);
-    d.gemm += gemm(&r, r.peak_head, r.half_m, b->decode_seqs, head_params, 2.0, &d.busy);
+    d.gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, b->decode_seqs, head_params, 2.0, &d.busy);
     out->mtp = e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
     out->busy += e->draft_tokens * d.busy;
   }
-  out->overhead += e->prof->stack[e->stack].step_overhead;
+  const StackProfile *sp = &e->prof->stack[e->stack];
+  out->overhead += sp->step_overhead;
+  double gpu = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
+  /* the host's part: waited for between steps, or formed during the GPU's step by the overlap
+   * scheduler and waited for only where it is longer */
+  out->overhead += engine_overlaps(e) ? MAX(sp->host_overhead - gpu, 0) : sp->host_overhead;
   out->total = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
   /* launch gaps and host work last micro- to milliseconds: the board's power does not fall to idle
    * in between, so they draw what the kernels around them draw */
   double working = out->total - out->overhead;
-  out->activity = working > 0 ? MIN(out->busy / working, 1.0) : 0;
+  out->activity = working > 0 ? out->busy / working : 0;
+}
+
+void step_time(const Engine *e, const StepBatch *b, StepTime *out)
+{
+  /* At the full clock first; a step whose work would draw more than the board may (its TDP, or a
+   * power cap) runs at the clock that brings it to the limit: dynamic power goes with
+   * clock^2.5 (power.h), the limit is the idle power plus activity x (TDP - idle). HBM-bound steps
+   * keep the full clock; compute-bound ones slow by the clock, their memory time does not. */
+  step_at(e, b, 1.0, out);
+  double clock = power_limited_clock(e->sys, out->activity, e->power_limit);
+  if (clock < 1)
+    step_at(e, b, clock, out);
+  double allowed = power_allowed_activity(e->sys, e->power_limit);
+  out->activity = MIN(out->activity, allowed);
 }
 
 static StepBatch decode_batch(double seqs, double ctx) { return (StepBatch){ .decode_seqs = seqs, .decode_ctx = ctx }; }

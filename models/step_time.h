@@ -6,7 +6,10 @@
  * tensor-core rate (which grows with the rows M) and its weight bytes over the reachable HBM
  * bandwidth; attention reads each sequence's KV cache (decode) or does quadratic work (prefill);
  * MoE layers read the experts the batch touches; collectives follow from the parallelism
- * (comm.h); the stack adds per-step and per-layer overheads. Rates come from the profile. */
+ * (comm.h); the stack adds per-step and per-layer overheads. Rates come from the profile.
+ *
+ * A step whose work would draw more than the board's power limit (its TDP, or a cap) at the full
+ * clock runs at the clock that meets the limit: the compute-bound parts slow with it. */
 #ifndef AIF_STEP_TIME_H
 #define AIF_STEP_TIME_H
 
@@ -29,7 +32,10 @@ typedef struct {
   double mtp;        /* MTP draft passes */
   double total;      /* s: the step's latency */
   double busy;       /* s of full-power-equivalent GPU activity in the step */
-  double activity;   /* busy / kernel time: where the GPU sits between idle (0) and TDP (1) */
+  double activity;   /* busy / kernel time: where the GPU sits between idle (0) and TDP (1), at
+                      * the step's clock; never above what the power limit allows */
+  double clock;      /* the tensor-core clock the step ran at (fraction of full): below 1 where its
+                      * work at the full clock would draw more than the board's limit */
 } StepTime;
 
 void step_time(const Engine *e, const StepBatch *b, StepTime *out);

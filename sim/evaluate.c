@@ -31,6 +31,8 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
     .dp_attention = es->attention_dp, .native_only = !p->serving.weight_only,
     .draft_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0,
     .acceptance = p->serving.spec_acceptance,
+    /* EPLB slots where the engine's experts are spread over more than one GPU */
+    .expert_slots = es->ep > 1 ? p->serving.expert_slots : 0, .eager = !p->serving.cuda_graphs,
   };
 }
 
@@ -96,16 +98,16 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
   if (!d->disaggregated) {
     evaluate_engine(pt, prof, &p->serving.agg, &d->decode);
     d->dec_workers = p->serving.agg.workers;
-    d->load.max_batch = p->serving.agg.max_batch, d->load.chunk = p->serving.agg.chunked_prefill;
+    d->load.max_batch = (double)p->serving.agg.max_batch * engine_attn_dp(&d->decode), d->load.chunk = p->serving.agg.chunked_prefill;
   } else {
     evaluate_engine(pt, prof, &p->serving.prefill, &d->prefill);
     evaluate_engine(pt, prof, &p->serving.decode, &d->decode);
     d->pre_workers = p->serving.prefill.workers, d->dec_workers = p->serving.decode.workers;
-    d->load.max_batch = p->serving.decode.max_batch, d->load.chunk = p->serving.prefill.chunked_prefill;
+    d->load.max_batch = (double)p->serving.decode.max_batch * engine_attn_dp(&d->decode), d->load.chunk = p->serving.prefill.chunked_prefill;
     double total = (double)d->pre_workers * d->prefill.gpus + (double)d->dec_workers * d->decode.gpus;
     d->same_domain = total <= pt->system.nvlink_domain_gpus;
   }
-  d->prefill.clock = d->decode.clock = power_clock_for_cap(&pt->system, p->factory.gpu_power_cap);
+  d->prefill.power_limit = d->decode.power_limit = p->factory.gpu_power_cap;
 }
 
 /* Every point by the event simulation, on the native network or SimGrid; the steady-state model

@@ -166,15 +166,19 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
     }
     ADD(ap->attention_efficiency, 0.1, 0.9);
     ADD(ap->gemm_half_m, 8, 512);
-    if (u.moe[a])
+    if (u.moe[a]) {
       ADD(ap->moe_efficiency, 0.2, 2.0);
+      ADD(ap->gemm_half_n, 4, 2048);
+    }
   }
   for (int s = 0; s < N_STACK; s++) {
     if (!u.stack[s])
       continue;
     StackProfile *sp = &p->stack[s];
-    ADD(sp->step_overhead, 1e-4, 20e-3);
+    ADD(sp->step_overhead, 1e-5, 20e-3);
+    ADD(sp->host_overhead, 1e-5, 20e-3);
     ADD(sp->layer_overhead, 1e-6, 300e-6);
+    ADD(sp->eager_layer_overhead, 1e-7, 300e-6);
     ADD(sp->moe_layer_overhead, 1e-6, 300e-6);
     ADD(sp->kernel_efficiency, 0.5, 1.5);
     ADD(sp->request_overhead, 1e-3, 0.5);
@@ -208,6 +212,7 @@ static void carry_forward(GPtrArray *rows, Profile *p)
   static const size_t carried[] = {
     offsetof(StackProfile, kernel_efficiency), offsetof(StackProfile, step_overhead),
     offsetof(StackProfile, layer_overhead),    offsetof(StackProfile, moe_layer_overhead),
+    offsetof(StackProfile, host_overhead),     offsetof(StackProfile, eager_layer_overhead),
     offsetof(StackProfile, request_overhead),  offsetof(StackProfile, handoff_overhead),
     offsetof(StackProfile, mtp_acceptance),
   };

@@ -97,9 +97,10 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
     simulated(d, method == METHOD_SIMGRID, out);
   if (out->kind != OUTCOME_OK)
     return;
-  /* power at the load's activity and the engines' clock (a power cap lowers it) */
+  /* power at the load's activity, which the steps give at the clocks they ran at (a power cap or
+   * the TDP lowers them: step_time.h) */
   PowerShare share;
-  out->gpu_power_w = power_gpu(d->decode.sys, out->gpu_activity, d->decode.clock);
+  out->gpu_power_w = power_gpu(d->decode.sys, out->gpu_activity, 1);
   power_share(d->decode.sys, out->gpu_power_w, &share);
   out->it_w_per_gpu = share.it;
 }

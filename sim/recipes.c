@@ -28,12 +28,12 @@ typedef struct {
 
 typedef enum {
   S_ADP_BALANCE, S_ADP_WAIT, S_BW_TIMEOUT, S_BW_TOKENS, S_RECV, S_OVERLAP, /* the stack's scheduler */
-  S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV,
+  S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV, S_EXPERT_SLOTS,
   S_COUNT_
 } SetKey;
 static const char *const set_names[] = { "adp_balance_timeout", "adp_batching_wait", "batch_wait_timeout",
                                          "batch_wait_tokens", "recv_interval", "overlap", "draft_tokens",
-                                         "max_batch", "chunk", "kv_cache", NULL };
+                                         "max_batch", "chunk", "kv_cache", "expert_slots", NULL };
 
 typedef enum { V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS } ValueKind;
 
@@ -183,6 +183,8 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
   }
   if (!number(d, v, &s->value, error) || s->value < 0)
     return bad(d, v, error, s->key <= S_OVERLAP ? "expected a number >= 0 or stack" : "expected a number >= 0");
+  if (s->key == S_EXPERT_SLOTS && s->value > 1 << 20)
+    return bad(d, v, error, "expected expert slots up to 1048576");
   return TRUE;
 }
 
@@ -323,7 +325,7 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
 {
   *out = (RecipeSettings){ .adp_balance_timeout = NAN, .adp_batching_wait = NAN, .batch_wait_timeout = NAN,
                            .batch_wait_tokens = NAN, .recv_interval = NAN, .overlap = NAN, .draft_tokens = -1,
-                           .max_batch = NAN, .chunk = NAN, .kv_cache = -1 };
+                           .max_batch = NAN, .chunk = NAN, .kv_cache = -1, .expert_slots = -1 };
   double *sched[] = { &out->adp_balance_timeout, &out->adp_batching_wait, &out->batch_wait_timeout,
                       &out->batch_wait_tokens, &out->recv_interval, &out->overlap };
   gboolean trtllm_tokens = FALSE;
@@ -346,6 +348,8 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
         out->chunk = s->value;
       } else if (s->key == S_KV) {
         out->kv_cache = (int)s->value;
+      } else if (s->key == S_EXPERT_SLOTS) {
+        out->expert_slots = (int)s->value;
       }
     }
   }

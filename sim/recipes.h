@@ -3,7 +3,8 @@
  * A recipes file (calibration/measured/recipes.yaml) lists recipes: conditions on a measured row
  * (source, model, framework, mode, system, precision, lengths, concurrency, ...) and the launch
  * settings the benchmark's scripts gave such a row (the stack's scheduler figures, MTP drafts, the
- * batch cap, the step's token budget, the KV cache's precision), each naming its source; and the
+ * batch cap, the step's token budget, the KV cache's precision, the decode engine's EPLB slots),
+ * each naming its source; and the
  * MLPerf rules (the dataset's prompt length, the latency limits), and the benchmarks' load
  * generators (how they draw lengths and how many requests they send). validate.c asks for the settings
  * of each row it builds; no benchmark rule lives in C. */
@@ -35,6 +36,7 @@ typedef struct {
   int draft_tokens;            /* -1: not set */
   double max_batch, chunk;     /* NAN: not set */
   int kv_cache;                /* Precision, or -1: not set */
+  int expert_slots;            /* the decode engine's EPLB slots (0: none), or -1: not set */
 } RecipeSettings;
 
 typedef struct {

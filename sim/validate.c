@@ -101,6 +101,8 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->load.chunk = s.chunk;
   if (s.kv_cache >= 0)
     r->kv_asked = (KvPrecision)(s.kv_cache + 1); /* KvPrecision is Precision after KVP_AUTO */
+  if (s.expert_slots >= 0 && r->decode.ep > 1)
+    r->decode.expert_slots = s.expert_slots;
 }
 
 static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipes *rec)

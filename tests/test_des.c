@@ -630,7 +630,9 @@ static void assert_backends_agree(const SimResult *n, const SimResult *g)
   ck_assert_close(g->measured, n->measured, 0.01);
   ck_assert_close(g->out_tok_s, n->out_tok_s, 0.01);
   ck_assert_close(g->ttft[0], n->ttft[0], 0.01);
-  ck_assert_close(g->ttft[2], n->ttft[2], 0.01);
+  /* the p99 of a loaded run's TTFT moves by a request's rank when two transfers end in the other
+   * order: 2% */
+  ck_assert_close(g->ttft[2], n->ttft[2], 0.02);
   ck_assert_close(g->tpot[0], n->tpot[0], 0.01);
   ck_assert_close(g->e2e[0], n->e2e[0], 0.01);
 }

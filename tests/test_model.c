@@ -17,6 +17,7 @@ static void ideal_profile(Profile *p)
     ap->hbm_efficiency = ap->gemm_efficiency = ap->fp4_efficiency = ap->moe_efficiency = 1;
     ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
     ap->collective_latency = ap->nic_latency = ap->nic_alltoall_latency = 0;
+    ap->gemm_half_n = 0; /* expert slices as efficient as whole experts (one test sets it) */
   }
   for (int s = 0; s < N_STACK; s++) {
     StackProfile *sp = &p->stack[s];
@@ -24,6 +25,15 @@ static void ideal_profile(Profile *p)
     sp->handoff_overhead = 0;
     sp->kernel_efficiency = 1;
   }
+}
+
+/* A copy of catalog system ID whose compute-bound work never meets the power limit (compute_power
+ * 1): hand-worked compute-bound steps at the full clock on Hopper, whose catalog figure is 1.64. */
+static const SystemSpec *full_clock(const Catalog *c, const char *id, SystemSpec *copy)
+{
+  system_spec_copy(copy, catalog_system(c, id));
+  copy->compute_power = 1;
+  return copy;
 }
 
 static Engine engine(const Catalog *c, const char *sys, const char *model, Precision p, int gpus,
@@ -155,17 +165,198 @@ END_TEST
 START_TEST(busiest_expert_group)
 {
   ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4), 8), 6.426354, 1e-5);
-  ck_assert_close(moe_busiest_group_load(8, 4, 8), 1.665828, 1e-5);
+  MoePlacement even = { .experts = 256, .k = 8, .groups = 8 }, one = { .experts = 256, .k = 8, .groups = 1 };
+  ck_assert_close(moe_busiest_group_load(&even, 4), 1.665828, 1e-5);
   ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 1024), 8), 32, 1e-9);
-  ck_assert_close(moe_busiest_group_load(8, 1024, 8), 1.041614, 1e-5);
+  ck_assert_close(moe_busiest_group_load(&even, 1024), 1.041614, 1e-5);
   ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4), 1), moe_expected_experts(256, 8, 4), 1e-12);
-  ck_assert_close(moe_busiest_group_load(8, 4, 1), 1, 1e-12);
+  ck_assert_close(moe_busiest_group_load(&one, 4), 1, 1e-12);
   /* between the mean and the whole group, for any batch and group count */
   for (int g = 2; g <= 256; g *= 2)
     for (double t = 1; t < 5000; t *= 1.9) {
       double mean = moe_expected_experts(256, 8, t) / g, x = moe_busiest_group_experts(256, mean * g, g);
       ck_assert(x >= mean - 1e-9 && x <= 256.0 / g + 1e-9);
     }
+}
+END_TEST
+
+/* Hot experts and EPLB: top-8 of 256 over 8 groups, 1024 tokens, experts' popularity spread 0.5.
+ * Sampling alone: (8 - 1) / 8192 = 8.5449e-4 (the 1.041614 above). Popularity: a group of 32
+ * experts spreads 0.5 / sqrt(32) = 0.0883883, squared 0.0078125; together sqrt(0.0086670) =
+ * 0.0930968, x 1.4236 = 0.132533: the busiest group carries 1.132533 of the mean.
+ * EPLB with 32 redundant slots (288, 36 a group): 0.5 x 256/288 / 36 = 0.0123457, squared
+ * 1.5242e-4; sqrt(8.5449e-4 + 1.5242e-4) = 0.0317319, x 1.4236 = 0.0451736: 1.045174.
+ * EPLB without redundant slots (32 a group): 0.5 / 32 = 0.015625: 1 + 1.4236 x sqrt(8.5449e-4 +
+ * 2.4414e-4) = 1.047186. One group is never uneven. */
+START_TEST(hot_experts_and_eplb)
+{
+  MoePlacement hot = { .experts = 256, .k = 8, .groups = 8, .load_cv = 0.5 };
+  ck_assert_close(moe_busiest_group_load(&hot, 1024), 1.132533, 1e-5);
+  MoePlacement eplb = hot;
+  eplb.eplb = TRUE, eplb.redundant = 32;
+  ck_assert_close(moe_busiest_group_load(&eplb, 1024), 1.045174, 1e-5);
+  eplb.redundant = 0;
+  ck_assert_close(moe_busiest_group_load(&eplb, 1024), 1.047186, 1e-5);
+  hot.groups = 1;
+  ck_assert_close(moe_busiest_group_load(&hot, 1024), 1, 1e-12);
+  /* wider EP is more uneven without EPLB, and EPLB never makes it worse */
+  MoePlacement a = { .experts = 256, .k = 8, .load_cv = 0.5 }, b;
+  for (int g = 2; g < 256; g *= 2) {
+    a.groups = g;
+    b = a, b.groups = 2 * g;
+    ck_assert(moe_busiest_group_load(&b, 4096) > moe_busiest_group_load(&a, 4096));
+    MoePlacement e = a;
+    e.eplb = TRUE, e.redundant = g;
+    ck_assert(moe_busiest_group_load(&e, 4096) <= moe_busiest_group_load(&a, 4096) + 1e-12);
+  }
+}
+END_TEST
+
+/* The GPUs a token's 8 experts fall on, 256 experts over 8 groups of 32: a group is missed with
+ * probability C(224, 8) / C(256, 8) = (224 x 223 x ... x 217) / (256 x 255 x ... x 249) = 0.3381685,
+ * so 8 x (1 - 0.3381685) = 5.294652 groups; over 32 groups of 8: (248 ... 241) / (256 ... 249) =
+ * 0.7729125, 32 x 0.2270875 = 7.266800. One group: 1; never more than k or the groups. */
+START_TEST(token_groups)
+{
+  ck_assert_close(moe_token_groups(256, 8, 8), 5.294652, 1e-6);
+  ck_assert_close(moe_token_groups(256, 8, 32), 7.266800, 1e-6);
+  ck_assert_close(moe_token_groups(256, 8, 1), 1, 1e-12);
+  ck_assert_close(moe_token_groups(256, 8, 256), 8, 1e-9);
+  for (int g = 2; g <= 256; g *= 2)
+    ck_assert(moe_token_groups(256, 8, g) <= MIN(8, g) + 1e-9);
+}
+END_TEST
+
+/* Wide-EP all-to-all on the engine, DeepSeek-R1 FP8, attention-DP, ideal profile (no latencies),
+ * one decode step of 8 sequences per rank, so each GPU dispatches 8 tokens x 8 expert copies (the
+ * low-latency kernels: one per expert) x 7168 B (FP8) = 458,752 B and combines twice that (BF16).
+ * Inside the domain, 32 GB200s (NVLink 1,800 GB/s both ways: 900 one way): dispatch
+ * 458,752 x 31/32 / 900e9 = 0.493796 us, combine 0.987591 us, 1.481387 us a MoE layer; the 3
+ * dense layers gather and scatter 256 tokens x 7168 x 2 B = 3,670,016 B as an all-reduce does:
+ * 2 x 31/32 x 3,670,016 / 900e9 = 7.900868 us. 58 x 1.481387 + 3 x 7.900868 = 109.623 us.
+ * Across domains, 16 H200s (8 a domain; NVLink 450 GB/s one way, NIC 400 Gb/s = 50 GB/s): half
+ * of the dispatch, 229,376 B, crosses the NIC: 4.58752 us, longer than the NVLink share's
+ * 200,704 / 450e9 = 0.446 us; combine 9.17504 us: 13.76256 us a MoE layer. Dense: 128 tokens,
+ * 1,835,008 B, ring 2 x 15/16 x that = 3,440,640 B, over 8 NICs 3,440,640 / 8 / 50e9 = 8.6016 us
+ * (NVLink 7.646 us): 58 x 13.76256 + 3 x 8.6016 = 824.0333 us.
+ * EP16 on the 32 GB200s slices each expert over 2 GPUs: twice the copies, twice the all-to-all. */
+START_TEST(wide_ep_alltoall)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP8, 32, &prof);
+  e.ep = 32, e.dp_attention = TRUE;
+  StepBatch b = { .decode_seqs = 256, .decode_ctx = 1024 };
+  StepTime t;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.comm, 109.623e-6, 1e-5);
+  Engine h = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 16, &prof);
+  h.ep = 16, h.dp_attention = TRUE;
+  b.decode_seqs = 128;
+  step_time(&h, &b, &t);
+  ck_assert_close(t.comm, 824.0333e-6, 1e-6);
+  /* EP16 over 32 GPUs: the MoE layers' share doubles */
+  e.ep = 16;
+  b.decode_seqs = 256;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.comm, 2 * 58 * 1.481387e-6 + 3 * 7.900868e-6, 1e-5);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* A step's overhead in parts, Llama-3.1-8B BF16 on one B200, ideal profile, a decode step of one
+ * sequence at an empty context: t0 = its kernels (weights / HBM). With 1 ms of GPU-side step
+ * overhead it takes t0 + 1 ms. The host's 0.5 ms hides under it when the overlap scheduler runs
+ * (TensorRT-LLM), and adds where it does not (vLLM): t0 + 1.5 ms. A host part of 5 ms is longer
+ * than the GPU's step: with overlap the step takes the host's 5 ms. Eager layers (10 us more each,
+ * 32 layers) cost 0.32 ms on TensorRT-LLM's prompt steps, never on its decode steps (CUDA graphs);
+ * vLLM graphs any step up to 512 tokens, a prompt of 256 tokens included. */
+START_TEST(step_overhead_parts)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "b200-hgx8", "llama-3.1-8b", PREC_BF16, 1, &prof);
+  e.kv_precision = PREC_BF16;
+  double t0 = step_time_decode(&e, 1, 0);
+  for (int s = 0; s < N_STACK; s++)
+    prof.stack[s].step_overhead = 1e-3, prof.stack[s].host_overhead = 0.5e-3;
+  ck_assert_close(step_time_decode(&e, 1, 0), t0 + 1e-3, 1e-12);
+  e.stack = STACK_VLLM;
+  ck_assert_close(step_time_decode(&e, 1, 0), t0 + 1.5e-3, 1e-12);
+  e.stack = STACK_TRTLLM;
+  prof.stack[STACK_TRTLLM].host_overhead = 5e-3;
+  ck_assert_close(step_time_decode(&e, 1, 0), 5e-3, 1e-12);
+  prof.stack[STACK_TRTLLM].host_overhead = 0;
+  double p0 = step_time_prefill(&e, 1, 256);
+  prof.stack[STACK_TRTLLM].eager_layer_overhead = prof.stack[STACK_VLLM].eager_layer_overhead = 10e-6;
+  ck_assert_close(step_time_prefill(&e, 1, 256), p0 + 32 * 10e-6, 1e-12);
+  ck_assert_close(step_time_decode(&e, 1, 0), t0 + 1e-3, 1e-12);
+  e.eager = TRUE; /* no graphs at all: decode steps pay it too */
+  ck_assert_close(step_time_decode(&e, 1, 0), t0 + 1e-3 + 32 * 10e-6, 1e-12);
+  e.eager = FALSE, e.stack = STACK_VLLM;
+  prof.stack[STACK_VLLM].host_overhead = 0;
+  ck_assert_close(step_time_prefill(&e, 1, 256), p0, 1e-12);
+  ck_assert_close(step_time_prefill(&e, 1, 1024),
+                  (e.stack = STACK_TRTLLM, step_time_prefill(&e, 1, 1024)), 1e-12); /* both eager past 512 */
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The power-limited clock. The prefill of test prefill_compute_bound (Llama-3.1-8B BF16 on a B200,
+ * 8 prompts of 4096 tokens): GEMMs (G) and attention (A) compute-bound, the LM head weight-read-
+ * bound (H, its compute Hc under the read). Say compute-bound work with its tensor cores busy all the
+ * time drew 1.64 x (TDP - idle) at the full clock (an H200's measured figure): the GEMMs' tensor
+ * cores are busy u = 32768 / (32768 + 64) of the time (their rate over a large GEMM's), attention's
+ * all of it, the head's 8 / 72; the step's activity is (G x 1.64 u + A x 1.64 + H') / (G + A + H),
+ * H' = min(H x max(1.64 x 8/72, m), Hc x 1.64 x 8/72 + H x m), m the catalog's memory-bound share.
+ * Above 1, so the step runs at clock (1 / activity)^(1/2.5), where it draws the TDP: its compute
+ * takes (G + A) / clock, the head what it took. A decode step, HBM-bound, keeps the full clock. A
+ * power cap halfway between idle and TDP on the same prefill at the catalog's 1: the same activity
+ * with 1 for 1.64, against 0.5. */
+START_TEST(power_limited_clock)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  SystemSpec sys;
+  system_spec_copy(&sys, catalog_system(c, "b200-hgx8"));
+  Engine e = engine(c, "b200-hgx8", "llama-3.1-8b", PREC_BF16, 1, &prof);
+  e.sys = &sys, e.kv_precision = PREC_BF16;
+  double layer_params = 2.0 * 4096 * 4096 + 2.0 * 4096 * 1024 + 3.0 * 4096 * 14336;
+  double g = 2.0 * 32768 * 32 * layer_params / (2250e12 * 32768.0 / (32768 + 64));
+  double a = 32768.0 * 2048 * 4 * 32 * 128 * 32 / 2250e12, u = 32768.0 / (32768 + 64);
+  double head = 128256.0 * 4096 * 2 / 8e12, m = sys.memory_bound_power, uh = 8 / 72.0;
+  double head_compute = 2.0 * 8 * 128256 * 4096 / (2250e12 * uh);
+  StepBatch pf = { .prefill_tokens = 8 * 4096, .prefill_seqs = 8, .prefill_ctx = 2048 };
+  StepTime t;
+  step_time(&e, &pf, &t);
+  ck_assert_close(t.total, g + a + head, 1e-9);
+  ck_assert_close(t.clock, 1, 1e-12);
+  sys.compute_power = 1.64;
+  double activity = (g * 1.64 * u + a * 1.64 + MIN(head * MAX(1.64 * uh, m), head_compute * 1.64 * uh + head * m)) /
+                    (g + a + head);
+  double clock = pow(1 / activity, 1 / 2.5);
+  step_time(&e, &pf, &t);
+  ck_assert_close(t.clock, clock, 1e-9);
+  ck_assert_close(t.total, (g + a) / clock + head, 1e-9);
+  ck_assert_close(t.activity, 1, 1e-12);
+  double d0 = step_time_decode(&e, 1, 0);
+  StepBatch dec = { .decode_seqs = 1 };
+  step_time(&e, &dec, &t);
+  ck_assert_close(t.clock, 1, 1e-12);
+  ck_assert_close(t.total, d0, 1e-12);
+  sys.compute_power = 1;
+  e.power_limit = sys.idle_power + 0.5 * (sys.tdp - sys.idle_power);
+  activity = (g * u + a + MIN(head * MAX(uh, m), head_compute * uh + head * m)) / (g + a + head);
+  clock = pow(0.5 / activity, 1 / 2.5);
+  step_time(&e, &pf, &t);
+  ck_assert_close(t.clock, clock, 1e-9);
+  ck_assert_close(t.total, (g + a) / clock + head, 1e-9);
+  ck_assert_close(t.activity, 0.5, 1e-12);
+  system_spec_clear(&sys);
+  profile_clear(&prof);
 }
 END_TEST
 
@@ -203,6 +394,8 @@ START_TEST(fp4_weight_only_on_hopper)
   Profile prof;
   ideal_profile(&prof);
   Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP4, 1, &prof);
+  SystemSpec full;
+  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
   ck_assert_ptr_null(engine_check(&e));
   ck_assert_int_eq(system_compute_precision(e.sys, PREC_FP4), PREC_BF16);
   double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672, head = 128256.0 * 8192 * 2;
@@ -218,6 +411,7 @@ START_TEST(fp4_weight_only_on_hopper)
   Engine f = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof);
   ck_assert_int_eq(system_compute_precision(f.sys, PREC_FP8), PREC_FP8);
   ck_assert(step_time_decode(&f, 1, 0) > 1.7 * step_time_decode(&e, 1, 0));
+  system_spec_clear(&full);
   profile_clear(&prof);
 }
 END_TEST
@@ -387,6 +581,8 @@ START_TEST(attention_dp_prompt_on_one_rank)
   Profile prof;
   ideal_profile(&prof);
   Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  SystemSpec full;
+  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
   e.ep = 8, e.dp_attention = TRUE;
   StepBatch one = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 2048 };
   StepBatch eight = { .prefill_tokens = 8192, .prefill_seqs = 8, .prefill_ctx = 2048 };
@@ -399,6 +595,7 @@ START_TEST(attention_dp_prompt_on_one_rank)
   ck_assert_close(t8.attention, flops / 8 / 989e12, 1e-9);
   ck_assert(t1.gemm > 4 * t8.gemm); /* projections: 8192 rows on one rank against 1024 on each */
   ck_assert(t1.total > t8.total);
+  system_spec_clear(&full);
   profile_clear(&prof);
 }
 END_TEST
@@ -418,6 +615,8 @@ START_TEST(fp8_block_scaled_gemms)
   Profile prof;
   ideal_profile(&prof);
   Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  SystemSpec full;
+  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
   ck_assert_int_eq(e.model->fp8_block, 128);
   StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 4096 };
   StepTime t1, t2;
@@ -431,12 +630,20 @@ START_TEST(fp8_block_scaled_gemms)
   ck_assert_close(t2.moe, 2 * t1.moe, 1e-9);
   ck_assert_close(t2.attention, t1.attention, 1e-12);
   ck_assert(t2.gemm > 1.5 * t1.gemm);
+  /* expert slices: TP8 gives each GPU 2048 / 8 = 256 of an expert's columns; at gemm_half_n 64 the
+   * compute-bound routed GEMMs reach 256 / (256 + 64) of their rate, 1.25x as long (the shared
+   * expert, one GEMM over the stage, keeps its rate) */
+  prof.arch[ARCH_HOPPER].gemm_half_n = 64;
+  StepTime t3;
+  step_time(&e, &b, &t3);
+  ck_assert_close(t3.moe, 58 * 2 * (1.25 * routed + shared), 1e-3);
   Engine fp4 = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP4, 8, &prof);
   StepTime f1, f2;
   step_time(&fp4, &b, &f1);
   prof.arch[ARCH_BLACKWELL].fp8_block_efficiency = 0.5;
   step_time(&fp4, &b, &f2);
   ck_assert_close(f2.total, f1.total, 1e-12);
+  system_spec_clear(&full);
   profile_clear(&prof);
 }
 END_TEST
@@ -629,6 +836,11 @@ int main(void)
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
   tcase_add_test(tc, busiest_expert_group);
+  tcase_add_test(tc, hot_experts_and_eplb);
+  tcase_add_test(tc, token_groups);
+  tcase_add_test(tc, wide_ep_alltoall);
+  tcase_add_test(tc, step_overhead_parts);
+  tcase_add_test(tc, power_limited_clock);
   tcase_add_test(tc, infeasible_with_numbers);
   tcase_add_test(tc, fp4_weight_only_on_hopper);
   tcase_add_test(tc, mtp_tokens_per_step);

@@ -98,12 +98,17 @@ START_TEST(gpu_power_and_cap)
   ck_assert_close(power_gpu(h, 0, 1), 75, 1e-12);
   ck_assert_close(power_gpu(h, 1, 1), 700, 1e-12);
   ck_assert_close(power_gpu(h, 0.6, 1), 75 + 0.6 * 625, 1e-12);
-  /* a 500 W cap: (500 - 75) / 625 = 0.68 of the dynamic range, clock 0.68^(1/2.5) = 0.8570 */
-  double clock = power_clock_for_cap(h, 500);
+  /* a 500 W cap: (500 - 75) / 625 = 0.68 of the dynamic range; work of activity 1 at the full
+   * clock runs at 0.68^(1/2.5) = 0.8570, work of 0.5 keeps the full clock, work that would draw
+   * 1.64 (an H200's GEMMs) at the TDP runs at (1/1.64)^(1/2.5) = 0.8205 */
+  ck_assert_close(power_allowed_activity(h, 500), 0.68, 1e-12);
+  double clock = power_limited_clock(h, 1, 500);
   ck_assert_close(clock, pow(0.68, 0.4), 1e-12);
   ck_assert_close(power_gpu(h, 1, clock), 500, 1e-9);
-  ck_assert_close(power_clock_for_cap(h, 0), 1, 1e-12);
-  ck_assert_close(power_clock_for_cap(h, 800), 1, 1e-12);
+  ck_assert_close(power_limited_clock(h, 0.5, 500), 1, 1e-12);
+  ck_assert_close(power_limited_clock(h, 1, 0), 1, 1e-12);
+  ck_assert_close(power_limited_clock(h, 1, 800), 1, 1e-12);
+  ck_assert_close(power_limited_clock(h, 1.64, 0), pow(1 / 1.64, 0.4), 1e-12);
 }
 END_TEST
 

@@ -66,6 +66,8 @@ typedef struct {
   KvPrecision kv_precision;
   ServingMode mode;
   gboolean weight_only; /* a precision the GPU has no tensor cores for runs weight-only (else infeasible) */
+  int expert_slots;     /* EPLB slots per MoE layer for engines with EP > 1 (0 = no EPLB) */
+  gboolean cuda_graphs; /* steps run as CUDA graphs where the stack captures them */
   ParallelismKind parallelism; /* auto is expanded at load into the aggregated keys' lists */
   EngineKind engine;
   EngineSpec agg, prefill, decode;
