@@ -22,7 +22,8 @@
  * Dispatch and combine (the all-to-all of attention-DP engines) move a token once per GPU that
  * holds one of its experts in the throughput ("normal") kernels, which deduplicate by rank, and once
  * per expert in the low-latency kernels, which write into per-expert buffers (DeepEP's two modes; the
- * stacks run the first for prefill, the second for decode steps). */
+ * stacks run the first for prefill, the second for decode steps, with whole experts on each GPU;
+ * step_time.c). */
 #ifndef AIF_MOE_H
 #define AIF_MOE_H
 

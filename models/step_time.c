@@ -161,15 +161,19 @@ static double busiest_rank_tokens(const StepBatch *b, double q_per_seq, int adp)
   return b->decode_seqs * q_per_seq / adp + b->prefill_tokens / MIN(prompts, (double)adp);
 }
 
-/* Copies of each token an attention-DP engine's dispatch sends to the expert GPUs: once per GPU
- * holding one of its experts in the throughput kernels that prompt steps run (deduplicated by
- * rank), once per expert in the low-latency kernels of decode-only steps (per-expert buffers); an
- * expert sliced over moe_tp GPUs needs the token on each (moe.h). */
+/* Copies of each token an attention-DP engine's dispatch sends to the expert GPUs. With whole
+ * experts on every GPU (EP = the stage's GPUs) the stacks run DeepEP-style kernels: the
+ * low-latency ones of decode-only steps write one copy per routed expert into per-expert buffers,
+ * the throughput ones of prompt steps one per GPU holding any of the token's experts (deduplicated
+ * by rank). With experts sliced over moe_tp GPUs the tokens are gathered instead, once to each GPU
+ * holding a slice of any of their experts (an all-gather when EP is 1). (moe.h) */
 static double dispatch_copies(const Engine *e, gboolean decode_only)
 {
   const LlmSpec *m = e->model;
-  double per_group = decode_only ? m->experts_per_token : moe_token_groups(m->experts, m->experts_per_token, e->ep);
-  return per_group * engine_moe_tp(e);
+  int mtp = engine_moe_tp(e);
+  if (mtp == 1 && decode_only)
+    return m->experts_per_token;
+  return moe_token_groups(m->experts, m->experts_per_token, e->ep) * mtp;
 }
 
 /* Collectives of one stage's layers for TOKENS tokens in the step, RANK_TOKENS of them on the

@@ -239,7 +239,10 @@ END_TEST
  * 200,704 / 450e9 = 0.446 us; combine 9.17504 us: 13.76256 us a MoE layer. Dense: 128 tokens,
  * 1,835,008 B, ring 2 x 15/16 x that = 3,440,640 B, over 8 NICs 3,440,640 / 8 / 50e9 = 8.6016 us
  * (NVLink 7.646 us): 58 x 13.76256 + 3 x 8.6016 = 824.0333 us.
- * EP16 on the 32 GB200s slices each expert over 2 GPUs: twice the copies, twice the all-to-all. */
+ * EP16 on the 32 GB200s slices each expert over 2 GPUs: the tokens are gathered to both GPUs of
+ * each group holding one of their experts, 16 x (1 - C(240, 8) / C(256, 8)) = 6.523280 groups,
+ * x 2 = 13.04656 copies for the low-latency kernels' 8: 58 x 1.481387 x 13.04656 / 8 + 3 x 7.900868
+ * = 163.823 us. */
 START_TEST(wide_ep_alltoall)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -256,11 +259,12 @@ START_TEST(wide_ep_alltoall)
   b.decode_seqs = 128;
   step_time(&h, &b, &t);
   ck_assert_close(t.comm, 824.0333e-6, 1e-6);
-  /* EP16 over 32 GPUs: the MoE layers' share doubles */
+  /* EP16 over 32 GPUs: sliced experts, gathered tokens */
   e.ep = 16;
   b.decode_seqs = 256;
   step_time(&e, &b, &t);
-  ck_assert_close(t.comm, 2 * 58 * 1.481387e-6 + 3 * 7.900868e-6, 1e-5);
+  ck_assert_close(moe_token_groups(256, 8, 16), 6.523280, 1e-6);
+  ck_assert_close(t.comm, 58 * 1.481387e-6 * 13.04656 / 8 + 3 * 7.900868e-6, 1e-5);
   profile_clear(&prof);
 }
 END_TEST
