@@ -376,6 +376,21 @@ hopper() { sed -n '/^hopper:/,/^[a-z]/p' "$1"; }
 expect_rc 2 "fit --hold an unknown key" "$AIFSIM" fit "$SRC/calibration/profiles/h200.raw.csv" --hold hopper.gemm_eficiency
 expect_err "did you mean 'hopper.gemm_efficiency'" "fit --hold suggests the key"
 
+# max_batch counts per attention rank under attention-DP: 8 ranks x 16 = 128 slots; 16 without it
+cat >"$out/ranks.yaml" <<'EOF'
+name: ranks
+system: h200-sxm-hgx8
+model: deepseek-r1
+workload: {input: 256, output: 64, arrival: {kind: closed, users: 1024}}
+serving:
+  engine: steady
+  precision: fp8
+  aggregated: {tp: 8, ep: 8, attention_dp: [true, false], max_batch: 16}
+EOF
+expect_rc 0 "max_batch per attention rank" "$AIFSIM" run "$out/ranks.yaml" -o "$out/ranks"
+[ "$(col "$out/ranks/results.csv" slots | tr '\n' ' ')" = "128 16 " ] && ok ||
+  fail "max_batch per attention rank: slots $(col "$out/ranks/results.csv" slots | tr '\n' ' ')"
+
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
 done

@@ -216,6 +216,33 @@ END_TEST
  * probability C(224, 8) / C(256, 8) = (224 x 223 x ... x 217) / (256 x 255 x ... x 249) = 0.3381685,
  * so 8 x (1 - 0.3381685) = 5.294652 groups; over 32 groups of 8: (248 ... 241) / (256 ... 249) =
  * 0.7729125, 32 x 0.2270875 = 7.266800. One group: 1; never more than k or the groups. */
+/* EPLB slots are memory: DeepSeek-R1's 256 experts over EP32 are 8 a GPU, its 288 slots 9; slots
+ * below the experts, or that EP does not divide, are no deployment. */
+START_TEST(eplb_slots)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP4, 32, &prof);
+  e.ep = 32, e.dp_attention = TRUE;
+  ck_assert_int_eq(engine_experts_per_gpu(&e), 8);
+  double w0 = memory_weight_bytes_gpu(&e);
+  e.expert_slots = 288;
+  ck_assert_int_eq(engine_experts_per_gpu(&e), 9);
+  /* one expert more per GPU per MoE layer: 58 x 44,040,192 params x 0.5625 B (FP4 with its block
+   * scales) = 1.4368 GB */
+  ck_assert_close(memory_weight_bytes_gpu(&e) - w0, 58 * 44040192.0 * 0.5625, 1e-9);
+  ck_assert_ptr_null(engine_check(&e));
+  e.expert_slots = 200;
+  g_autofree char *few = engine_check(&e);
+  ck_assert_msg(few && strstr(few, "fewer than the 256 experts"), "%s", few ? few : "");
+  e.expert_slots = 300;
+  g_autofree char *odd = engine_check(&e);
+  ck_assert_msg(odd && strstr(odd, "does not divide 300 expert slots"), "%s", odd ? odd : "");
+  profile_clear(&prof);
+}
+END_TEST
+
 START_TEST(token_groups)
 {
   ck_assert_close(moe_token_groups(256, 8, 8), 5.294652, 1e-6);
@@ -842,6 +869,7 @@ int main(void)
   tcase_add_test(tc, busiest_expert_group);
   tcase_add_test(tc, hot_experts_and_eplb);
   tcase_add_test(tc, token_groups);
+  tcase_add_test(tc, eplb_slots);
   tcase_add_test(tc, wide_ep_alltoall);
   tcase_add_test(tc, step_overhead_parts);
   tcase_add_test(tc, power_limited_clock);
