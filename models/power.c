@@ -39,6 +39,14 @@ void power_share(const SystemSpec *s, double gpu_w, PowerShare *out)
   out->psu_loss = out->it - dc;
 }
 
+double power_gpu_for_it(const SystemSpec *s, double it_w)
+{
+  PowerShare none;
+  power_share(s, 0, &none); /* everything around the GPU, at the wall */
+  double gpu = (it_w - none.it) * s->psu_efficiency;
+  return CLAMP(gpu, 0, s->tdp);
+}
+
 double power_nameplate_per_gpu(const SystemSpec *s)
 {
   if (s->system_power <= 0)

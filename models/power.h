@@ -35,6 +35,10 @@ double power_allowed_activity(const SystemSpec *s, double limit);
 double power_limited_clock(const SystemSpec *s, double activity, double limit);
 /* The per-GPU share of IT power when the GPU draws GPU_W. */
 void power_share(const SystemSpec *s, double gpu_w, PowerShare *out);
+/* The GPU board power that keeps a GPU's whole share of IT power (its node's CPUs and the rest,
+ * its NIC, its switches, the power supplies' loss) at IT_W: how a rack's power cap becomes a cap per
+ * GPU. At most the TDP; 0 when even an idle-free GPU would not fit. */
+double power_gpu_for_it(const SystemSpec *s, double it_w);
 /* Nameplate IT power per GPU (the natural unit's nameplate over its GPUs), 0 when not published. */
 double power_nameplate_per_gpu(const SystemSpec *s);
 

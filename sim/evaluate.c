@@ -36,6 +36,16 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
   };
 }
 
+double evaluate_gpu_cap(const FactoryParams *f, const SystemSpec *s)
+{
+  double cap = f->gpu_power_cap;
+  if (f->rack_power_cap > 0) {
+    double from_rack = power_gpu_for_it(s, f->rack_power_cap / s->gpus_per_rack);
+    cap = cap > 0 ? MIN(cap, from_rack) : from_rack;
+  }
+  return cap;
+}
+
 void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out)
 {
   *out = (FactorySpec){
@@ -55,6 +65,16 @@ static gboolean evaluate_factory(const Point *pt, const Outcome *o, ResultRow *r
   FactorySpec fs;
   FactoryPlan fp;
   evaluate_factory_spec(&pt->p.factory, &fs);
+  fs.gpu_power_cap = evaluate_gpu_cap(&pt->p.factory, &pt->system);
+  const FactoryParams *f = &pt->p.factory;
+  if (f->rack_power_cap > 0 && fs.gpu_power_cap <= pt->system.idle_power) {
+    g_free(row->reason);
+    row->status = OUTCOME_INFEASIBLE;
+    row->reason = g_strdup_printf("factory.rack_power_cap: %.0f W per rack leaves %.0f W per GPU after the rest of the "
+                                  "rack, not above its %.0f W idle",
+                                  f->rack_power_cap, fs.gpu_power_cap, pt->system.idle_power);
+    return FALSE;
+  }
   factory_plan(&pt->system, &fs, o->gpu_power_w, o->out_tok_s_per_gpu, &fp);
   if (!fp.fabric.fits) {
     int need = fabric_tiers_for(fp.gpus, fs.fabric.radix);
@@ -107,7 +127,7 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
     double total = (double)d->pre_workers * d->prefill.gpus + (double)d->dec_workers * d->decode.gpus;
     d->same_domain = total <= pt->system.nvlink_domain_gpus;
   }
-  d->prefill.power_limit = d->decode.power_limit = p->factory.gpu_power_cap;
+  d->prefill.power_limit = d->decode.power_limit = evaluate_gpu_cap(&p->factory, &pt->system);
 }
 
 /* Every point by the event simulation, on the native network or SimGrid; the steady-state model

@@ -391,6 +391,23 @@ expect_rc 0 "max_batch per attention rank" "$AIFSIM" run "$out/ranks.yaml" -o "$
 [ "$(col "$out/ranks/results.csv" slots | tr '\n' ' ')" = "128 16 " ] && ok ||
   fail "max_batch per attention rank: slots $(col "$out/ranks/results.csv" slots | tr '\n' ' ')"
 
+# a rack's power cap becomes each GPU's: more racks in the budget; one that leaves a GPU nothing is
+# infeasible, with the numbers
+cat >"$out/rackcap.yaml" <<'EOF'
+name: rackcap
+system: gb200-nvl72
+model: deepseek-r1
+workload: {input: 1024, output: 1024, arrival: {kind: closed, users: 256}}
+serving: {engine: steady, precision: fp4, aggregated: {tp: 8, ep: 8, attention_dp: true}}
+factory: {power_budget: 100 MW, rack_power_cap: [0 W, 80 kW, 20 kW]}
+EOF
+expect_rc 0 "rack power cap" "$AIFSIM" run "$out/rackcap.yaml" -o "$out/rackcap"
+[ "$(col "$out/rackcap/results.csv" status | tr '\n' ' ')" = "ok ok infeasible " ] && ok ||
+  fail "rack power cap statuses: $(col "$out/rackcap/results.csv" status | tr '\n' ' ')"
+racks=$(col "$out/rackcap/results.csv" racks | head -2 | tr '\n' ' ')
+[ "${racks%% *}" -lt "$(echo "$racks" | cut -d' ' -f2)" ] && ok || fail "a rack cap fits more racks: $racks"
+col "$out/rackcap/results.csv" reason | grep -q "leaves 0 W per GPU" && ok || fail "rack cap reason"
+
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
 done

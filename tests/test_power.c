@@ -112,6 +112,22 @@ START_TEST(gpu_power_and_cap)
 }
 END_TEST
 
+/* A rack's power cap as a cap per GPU, GB200 NVL72. Around each GPU at the wall: 2 Graces x 300 W
+ * / 4 GPUs = 150 W, the tray's other 270 W / 4 = 67.5 W, its NIC 25 W, 9 switch trays x 477.5 W / 72
+ * = 59.6875 W: 302.1875 W of DC, 318.0921 W at 95% supplies. 100 kW a rack is 1,388.889 W a GPU,
+ * (1,388.889 - 318.0921) x 0.95 = 1,017.257 W for the GPU; 80 kW: (1,111.111 - 318.0921) x 0.95 =
+ * 753.368 W; 20 kW (277.8 W a GPU) leaves nothing. A cap of the TDP or more is the TDP. */
+START_TEST(rack_power_cap)
+{
+  g_autoptr(Catalog) cat = shipped_catalog();
+  const SystemSpec *g = catalog_system(cat, "gb200-nvl72");
+  ck_assert_close(power_gpu_for_it(g, 100e3 / 72), 1017.257, 1e-6);
+  ck_assert_close(power_gpu_for_it(g, 80e3 / 72), 753.368, 1e-6);
+  ck_assert_close(power_gpu_for_it(g, 20e3 / 72), 0, 1e-12);
+  ck_assert_close(power_gpu_for_it(g, 200e3 / 72), 1200, 1e-12);
+}
+END_TEST
+
 /* IT power at full load against the SemiAnalysis component model (reference.md A.2), within 10%.
  * HGX H100: per GPU (700 + 2 x 350 / 8 + 572 / 8 + 25 + 300 / 8) / 0.94 = 980.3 W; 8 GPUs: 7,843 W
  * vs 8,000 W. HGX B200: (1000 + 87.5 + 150 + 25 + 50) / 0.94 x 8 = 11,170 W vs 10,591 W. GB200 NVL72:
@@ -201,6 +217,7 @@ int main(void)
   tcase_add_test(tc, nameplate_per_gpu);
   tcase_add_test(tc, optics_of_a_fat_tree);
   tcase_add_test(tc, gpu_power_and_cap);
+  tcase_add_test(tc, rack_power_cap);
   tcase_add_test(tc, it_power_against_component_model);
   tcase_add_test(tc, hopper_100mw_factory);
   suite_add_tcase(s, tc);

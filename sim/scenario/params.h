@@ -96,6 +96,7 @@ typedef struct {
   double other_it_fraction;
   Provisioning provisioning;
   double gpu_power_cap; /* W, 0 = none */
+  double rack_power_cap; /* W at the wall per rack, 0 = none: shared out as a cap per GPU */
   gboolean copper_first_tier;
   double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;
 } FactoryParams;

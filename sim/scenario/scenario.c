@@ -123,6 +123,7 @@ static const KtKey keys[] = {
   NUM("factory.other_it_fraction", factory.other_it_fraction, DIM_FRACTION, "10%", "IT outside the GPU racks (storage, front-end, management), share of theirs", 0),
   ENUM("factory.provisioning", factory.provisioning, provisioning_names, "nameplate", "power provisioned per GPU: the system nameplate, the component model at TDP (both at the power cap when one is set), or drawn: what the operating point draws (power oversubscription: more racks in the budget)"),
   NUM("factory.gpu_power_cap", factory.gpu_power_cap, DIM_POWER, "0 W", "GPU power limit (0 = TDP); lowers the tensor-core clock, and the power each GPU is provisioned for", KT_NONNEG),
+  NUM("factory.rack_power_cap", factory.rack_power_cap, DIM_POWER, "0 W", "IT power limit per rack at the wall (0 = none): what is left after the CPUs, NICs, switches and supplies is each GPU's cap (the lower of it and gpu_power_cap)", KT_NONNEG),
   GROUP("factory.fabric", "the scale-out network"),
   ENUM("factory.fabric.kind", factory.fabric_kind, fabric_names, "infiniband", "infiniband or ethernet"),
   /* a fat tree of 8 tiers of radix-64 switches already joins 2^43 endpoints */
