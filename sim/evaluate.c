@@ -118,12 +118,12 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
   if (!d->disaggregated) {
     evaluate_engine(pt, prof, &p->serving.agg, &d->decode);
     d->dec_workers = p->serving.agg.workers;
-    d->load.max_batch = (double)p->serving.agg.max_batch * engine_attn_dp(&d->decode), d->load.chunk = p->serving.agg.chunked_prefill;
+    d->load.max_batch = sim->agg.max_batch, d->load.chunk = p->serving.agg.chunked_prefill; /* per engine */
   } else {
     evaluate_engine(pt, prof, &p->serving.prefill, &d->prefill);
     evaluate_engine(pt, prof, &p->serving.decode, &d->decode);
     d->pre_workers = p->serving.prefill.workers, d->dec_workers = p->serving.decode.workers;
-    d->load.max_batch = (double)p->serving.decode.max_batch * engine_attn_dp(&d->decode), d->load.chunk = p->serving.prefill.chunked_prefill;
+    d->load.max_batch = sim->decode.max_batch, d->load.chunk = p->serving.prefill.chunked_prefill;
     double total = (double)d->pre_workers * d->prefill.gpus + (double)d->dec_workers * d->decode.gpus;
     d->same_domain = total <= pt->system.nvlink_domain_gpus;
   }

@@ -34,7 +34,7 @@ const ResultColumn result_columns[] = {
   { "prefill_pp", RC_NUM, O(prefill_pp), "disaggregated: pipeline stages per prefill engine" },
   { "prefill_ep", RC_NUM, O(prefill_ep), "disaggregated: expert-parallel GPUs per prefill engine" },
   { "prefill_attention_dp", RC_NUM, O(prefill_attention_dp), "disaggregated: 1 with attention data-parallel prefill engines" },
-  { "max_batch", RC_NUM, O(max_batch), "batch cap: most sequences in one engine step (aggregated, or decode pool)" },
+  { "max_batch", RC_NUM, O(max_batch), "batch cap: most sequences in one engine step, per attention rank with attention-DP (aggregated, or decode pool)" },
   { "mtp_tokens", RC_NUM, O(mtp_tokens), "MTP draft tokens per step (0: no speculation)" },
   { "router", RC_STR, O(router), "disaggregated: how requests pick a worker" },
   { "oversubscription", RC_NUM, O(oversubscription), "scale-out fabric oversubscription" },

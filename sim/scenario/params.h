@@ -39,7 +39,8 @@ typedef struct {
   int workers;         /* engines of this type */
   int tp, pp, ep;
   gboolean attention_dp;
-  int max_batch;       /* sequences per engine step */
+  int max_batch;       /* sequences per engine step; per attention rank under attention-DP in a
+                        * scenario (as the stacks count it), per engine once in a SimConfig */
   int chunked_prefill; /* prefill tokens per step (0 = no chunking) */
 } EngineSpec;
 

@@ -4,6 +4,15 @@
 
 #include <string.h>
 
+/* A scenario's batch cap counts per attention rank under attention-DP (TensorRT-LLM's
+ * max_batch_size and vLLM's max_num_seqs are per rank there); the simulation's, per engine. */
+static EngineSpec per_engine(EngineSpec es)
+{
+  if (es.attention_dp)
+    es.max_batch = (int)MIN((gint64)es.max_batch * es.tp, 1 << 24);
+  return es;
+}
+
 void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
 {
   *out = (SimConfig){
@@ -11,7 +20,8 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .users = p->workload.users, .rate = p->workload.rate, .burst_cv = p->workload.burst_cv, .start = p->workload.start, .think_time = p->workload.think_time,
     .requests = p->workload.requests, .duration = p->workload.duration, .warmup = p->workload.warmup, .window = p->workload.window,
     .shift_at = p->workload.shift_at, .shift_input = p->workload.shift_input, .shift_output = p->workload.shift_output,
-    .agg = p->serving.agg, .prefill = p->serving.prefill, .decode = p->serving.decode, .router = p->serving.router, .planner = p->serving.planner,
+    .agg = per_engine(p->serving.agg), .prefill = per_engine(p->serving.prefill), .decode = per_engine(p->serving.decode),
+    .router = p->serving.router, .planner = p->serving.planner,
     .plan_interval = p->serving.plan_interval, .plan_reconfigure = p->serving.plan_reconfigure,
     .plan_threshold = p->serving.plan_threshold, .green_prefill_sms = p->serving.green_prefill_sms,
     .oversubscription = p->factory.oversubscription, .min_tok_s_per_user = p->plan.min_tok_s_per_user,

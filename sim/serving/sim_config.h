@@ -24,7 +24,7 @@ typedef struct {
   double duration, warmup;    /* s */
   WindowKind window;
   double shift_at, shift_input, shift_output;
-  /* the pools and their schedulers: workers, max_batch, chunked_prefill per pool */
+  /* the pools and their schedulers: workers, max_batch (per engine), chunked_prefill per pool */
   EngineSpec agg, prefill, decode;
   RouterKind router;
   gboolean planner;
