@@ -23,7 +23,8 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }
+  { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".overhead_scale", KT_NUMBER, DIM_NONE, "1", "factor on the stacks' GPU-side step, layer and MoE-layer overheads on this architecture (1 on Hopper, the reference)", offsetof(Profile, arch[i].overhead_scale), NULL, KT_POSITIVE, NULL, NULL, 100, 0 }
 #define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "GPU-side time per engine step (sampling, the step's fixed kernels)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \

@@ -44,6 +44,11 @@ typedef struct {
   double nic_latency;         /* s more per all-reduce or transfer that leaves the NVLink domain */
   double nic_alltoall_latency; /* s more per all-to-all that leaves it: expert dispatch and combine
                                * reach every remote peer over RDMA, not one neighbour per channel */
+  /* factor on the stacks' GPU-side overheads (step, layer, eager layer and MoE layer) on this
+   * architecture: the gaps between kernels, their launch and tail latencies, move with the GPU
+   * (and with what it offers the stacks, e.g. programmatic dependent launch); 1 on Hopper, the
+   * reference the stacks' figures are given for. The host's part does not scale with it. */
+  double overhead_scale;
 } ArchProfile;
 
 typedef struct {

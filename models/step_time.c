@@ -196,6 +196,13 @@ static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
 }
 
+/* The architecture's factor on the stack's GPU-side overheads (profile.h). */
+static double gpu_overhead_scale(const Engine *e)
+{
+  double f = e->prof->arch[e->sys->arch].overhead_scale;
+  return f > 0 ? f : 1;
+}
+
 /* Whether the step runs as a CUDA graph (profile.h: graph_max_tokens). */
 static gboolean in_graph(const Engine *e, const StepBatch *b, double tokens)
 {
@@ -241,7 +248,7 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   out->busy += c * e->sys->comm_power;
   const StackProfile *sp = &e->prof->stack[e->stack];
   double per_layer = sp->layer_overhead + (in_graph(e, b, tokens) ? 0 : sp->eager_layer_overhead);
-  out->overhead += layers * per_layer + moe_layers * sp->moe_layer_overhead;
+  out->overhead += (layers * per_layer + moe_layers * sp->moe_layer_overhead) * gpu_overhead_scale(e);
 }
 
 /* The step at CLOCK: its parts, and its activity at that clock (1 = the TDP). */
@@ -278,7 +285,7 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
     out->busy += e->draft_tokens * d.busy;
   }
   const StackProfile *sp = &e->prof->stack[e->stack];
-  out->overhead += sp->step_overhead;
+  out->overhead += sp->step_overhead * gpu_overhead_scale(e);
   double gpu = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
   /* the host's part: waited for between steps, or formed during the GPU's step by the overlap
    * scheduler and waited for only where it is longer */

@@ -165,6 +165,8 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
       ADD(ap->nic_alltoall_latency, 1e-6, 500e-6);
     }
     ADD(ap->attention_efficiency, 0.1, 0.9);
+    if (a != ARCH_HOPPER) /* Hopper is the reference the stacks' overheads are fitted for */
+      ADD(ap->overhead_scale, 0.3, 3.0);
     ADD(ap->gemm_half_m, 8, 512);
     if (u.moe[a]) {
       ADD(ap->moe_efficiency, 0.2, 2.0);

@@ -302,7 +302,8 @@ END_TEST
  * (TensorRT-LLM), and adds where it does not (vLLM): t0 + 1.5 ms. A host part of 5 ms is longer
  * than the GPU's step: with overlap the step takes the host's 5 ms. Eager layers (10 us more each,
  * 32 layers) cost 0.32 ms on TensorRT-LLM's prompt steps, never on its decode steps (CUDA graphs);
- * vLLM graphs any step up to 512 tokens, a prompt of 256 tokens included. */
+ * vLLM graphs any step up to 512 tokens, a prompt of 256 tokens included. An architecture's
+ * overhead_scale multiplies the GPU-side parts, not the host's. */
 START_TEST(step_overhead_parts)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -331,6 +332,12 @@ START_TEST(step_overhead_parts)
   ck_assert_close(step_time_prefill(&e, 1, 256), p0, 1e-12);
   ck_assert_close(step_time_prefill(&e, 1, 1024),
                   (e.stack = STACK_TRTLLM, step_time_prefill(&e, 1, 1024)), 1e-12); /* both eager past 512 */
+  /* Blackwell's factor on the GPU-side parts, 0.5: 1 ms of step overhead is 0.5 ms, the 32 eager
+   * layers' 0.32 ms 0.16 ms; the host's part (0 here on TensorRT-LLM) does not scale */
+  prof.arch[ARCH_BLACKWELL].overhead_scale = 0.5;
+  ck_assert_close(step_time_decode(&e, 1, 0), t0 + 0.5e-3, 1e-12);
+  e.eager = TRUE;
+  ck_assert_close(step_time_decode(&e, 1, 0), t0 + 0.5e-3 + 32 * 5e-6, 1e-12);
   profile_clear(&prof);
 }
 END_TEST
