@@ -212,10 +212,6 @@ START_TEST(hot_experts_and_eplb)
 }
 END_TEST
 
-/* The GPUs a token's 8 experts fall on, 256 experts over 8 groups of 32: a group is missed with
- * probability C(224, 8) / C(256, 8) = (224 x 223 x ... x 217) / (256 x 255 x ... x 249) = 0.3381685,
- * so 8 x (1 - 0.3381685) = 5.294652 groups; over 32 groups of 8: (248 ... 241) / (256 ... 249) =
- * 0.7729125, 32 x 0.2270875 = 7.266800. One group: 1; never more than k or the groups. */
 /* EPLB slots are memory: DeepSeek-R1's 256 experts over EP32 are 8 a GPU, its 288 slots 9; slots
  * below the experts, or that EP does not divide, are no deployment. */
 START_TEST(eplb_slots)
@@ -243,6 +239,10 @@ START_TEST(eplb_slots)
 }
 END_TEST
 
+/* The GPUs a token's 8 experts fall on, 256 experts over 8 groups of 32: a group is missed with
+ * probability C(224, 8) / C(256, 8) = (224 x 223 x ... x 217) / (256 x 255 x ... x 249) = 0.3381685,
+ * so 8 x (1 - 0.3381685) = 5.294652 groups; over 32 groups of 8: (248 ... 241) / (256 ... 249) =
+ * 0.7729125, 32 x 0.2270875 = 7.266800. One group: 1; never more than k or the groups. */
 START_TEST(token_groups)
 {
   ck_assert_close(moe_token_groups(256, 8, 8), 5.294652, 1e-6);
