@@ -9,19 +9,18 @@ double power_gpu(const SystemSpec *s, double activity, double clock)
   return s->idle_power + (s->tdp - s->idle_power) * CLAMP(activity, 0, 1) * pow(c, POWER_CLOCK_EXPONENT);
 }
 
-double power_limited_clock(const SystemSpec *s, double activity, double limit)
-{
-  double range = s->tdp - s->idle_power, lim = limit > 0 ? MIN(limit, s->tdp) : s->tdp;
-  double allowed = range > 0 ? MAX(lim - s->idle_power, 0) / range : 1;
-  if (activity <= allowed || activity <= 0)
-    return 1;
-  return CLAMP(pow(allowed / activity, 1 / POWER_CLOCK_EXPONENT), POWER_MIN_CLOCK, 1);
-}
-
 double power_allowed_activity(const SystemSpec *s, double limit)
 {
   double range = s->tdp - s->idle_power, lim = limit > 0 ? MIN(limit, s->tdp) : s->tdp;
   return range > 0 ? MAX(lim - s->idle_power, 0) / range : 1;
+}
+
+double power_limited_clock(const SystemSpec *s, double activity, double limit)
+{
+  double allowed = power_allowed_activity(s, limit);
+  if (activity <= allowed || activity <= 0)
+    return 1;
+  return CLAMP(pow(allowed / activity, 1 / POWER_CLOCK_EXPONENT), POWER_MIN_CLOCK, 1);
 }
 
 void power_share(const SystemSpec *s, double gpu_w, PowerShare *out)
