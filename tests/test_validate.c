@@ -392,6 +392,8 @@ START_TEST(bad_recipes)
     { "recipes:\n  - {id: a, source: s, when: {modle: x}, set: {chunk: 1}}\n", ":2:31: unknown condition 'modle'" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {chunks: 1}}\n", ":2:48: unknown setting 'chunks'" },
     { "recipes:\n  - {id: a, when: {model: x}, set: {chunk: 1}}\n", ":2:5: a recipe names its source" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {expert_slots: 1e9}}\n",
+      ":2:62: expected expert slots up to 1048576" },
     { "recipes:\n  - {id: a, source: s, when: {concurrency: {over: 3}}, set: {chunk: 1}}\n",
       ":2:45: a range takes min, max, above and below" },
     { "recipes: []\nclients:\n  - {source_kind: b, source: s, length_range: 0, prompts_per_user: 3}\n",
