@@ -61,7 +61,8 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */
-  r->compute_power = (e->sys->compute_power > 0 ? e->sys->compute_power : 1) * pow(clock, POWER_CLOCK_EXPONENT);
+  r->compute_power = (e->sys->compute_power > 0 ? e->sys->compute_power : 1) *
+                     (clock < 1 ? pow(clock, POWER_CLOCK_EXPONENT) : 1);
   r->half_n = a->gemm_half_n;
   r->half_m = a->gemm_half_m;
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
@@ -304,11 +305,11 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out)
    * clock^2.5 (power.h), the limit is the idle power plus activity x (TDP - idle). HBM-bound steps
    * keep the full clock; compute-bound ones slow by the clock, their memory time does not. */
   step_at(e, b, 1.0, out);
-  double clock = power_limited_clock(e->sys, out->activity, e->power_limit);
-  if (clock < 1)
-    step_at(e, b, clock, out);
   double allowed = power_allowed_activity(e->sys, e->power_limit);
-  out->activity = MIN(out->activity, allowed);
+  if (out->activity > allowed) {
+    step_at(e, b, power_limited_clock(e->sys, out->activity, e->power_limit), out);
+    out->activity = MIN(out->activity, allowed);
+  }
 }
 
 static StepBatch decode_batch(double seqs, double ctx) { return (StepBatch){ .decode_seqs = seqs, .decode_ctx = ctx }; }
