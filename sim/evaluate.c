@@ -46,11 +46,11 @@ double evaluate_gpu_cap(const FactoryParams *f, const SystemSpec *s)
   return cap;
 }
 
-void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out)
+void evaluate_factory_spec(const FactoryParams *f, const SystemSpec *s, FactorySpec *out)
 {
   *out = (FactorySpec){
     .budget = f->power_budget, .gpus = f->factory_gpus, .pue = f->pue, .other_it_fraction = f->other_it_fraction,
-    .provisioning = f->provisioning, .gpu_power_cap = f->gpu_power_cap, .energy_price = f->energy_price, .amortisation = f->amortisation,
+    .provisioning = f->provisioning, .gpu_power_cap = evaluate_gpu_cap(f, s), .energy_price = f->energy_price, .amortisation = f->amortisation,
     .fabric = { .radix = f->switch_radix, .tiers = f->fabric_tiers, .optics = f->optics,
                 .copper_first_tier = f->copper_first_tier, .transceiver_power = f->transceiver_power,
                 .transceiver_cost = f->transceiver_cost, .cpo_port_power = f->cpo_port_power,
@@ -64,8 +64,7 @@ static gboolean evaluate_factory(const Point *pt, const Outcome *o, ResultRow *r
 {
   FactorySpec fs;
   FactoryPlan fp;
-  evaluate_factory_spec(&pt->p.factory, &fs);
-  fs.gpu_power_cap = evaluate_gpu_cap(&pt->p.factory, &pt->system);
+  evaluate_factory_spec(&pt->p.factory, &pt->system, &fs);
   const FactoryParams *f = &pt->p.factory;
   if (f->rack_power_cap > 0 && fs.gpu_power_cap <= pt->system.idle_power) {
     g_free(row->reason);

@@ -18,8 +18,8 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
 
 /* The engine a scenario's engine spec describes on the point's system and model. */
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);
-/* The factory a scenario's keys describe. */
-void evaluate_factory_spec(const FactoryParams *f, FactorySpec *out);
+/* The factory a scenario's keys describe, its GPUs held to evaluate_gpu_cap's W on system S. */
+void evaluate_factory_spec(const FactoryParams *f, const SystemSpec *s, FactorySpec *out);
 /* The W each GPU of system S is held to: factory.gpu_power_cap, or what factory.rack_power_cap
  * leaves a GPU after the rest of its share of the rack (power_gpu_for_it), the lower of the two;
  * 0 = its TDP. */
