@@ -16,7 +16,7 @@ void factory_plan(const SystemSpec *s, const FactorySpec *f, double gpu_avg_w, d
   *out = (FactoryPlan){ .pue = f->pue > 0 ? f->pue : s->pue };
   PowerShare peak, avg;
   /* a capped GPU is provisioned for its cap: the nameplate less what it no longer draws at the wall */
-  double gpu_peak = f->gpu_power_cap > 0 ? MIN(f->gpu_power_cap, s->tdp) : s->tdp;
+  double gpu_peak = power_limit_w(s, f->gpu_power_cap);
   power_share(s, gpu_peak, &peak);
   power_share(s, gpu_avg_w, &avg);
   double nameplate = power_nameplate_per_gpu(s);

@@ -9,10 +9,15 @@ double power_gpu(const SystemSpec *s, double activity, double clock)
   return s->idle_power + (s->tdp - s->idle_power) * CLAMP(activity, 0, 1) * pow(c, POWER_CLOCK_EXPONENT);
 }
 
+double power_limit_w(const SystemSpec *s, double limit)
+{
+  return limit > 0 ? MIN(limit, s->tdp) : s->tdp;
+}
+
 double power_allowed_activity(const SystemSpec *s, double limit)
 {
-  double range = s->tdp - s->idle_power, lim = limit > 0 ? MIN(limit, s->tdp) : s->tdp;
-  return range > 0 ? MAX(lim - s->idle_power, 0) / range : 1;
+  double range = s->tdp - s->idle_power;
+  return range > 0 ? MAX(power_limit_w(s, limit) - s->idle_power, 0) / range : 1;
 }
 
 double power_limited_clock(const SystemSpec *s, double activity, double limit)

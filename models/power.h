@@ -27,6 +27,8 @@ typedef struct {
 
 /* GPU board power at ACTIVITY (0..1) with the tensor-core clock at CLOCK (fraction of full). */
 double power_gpu(const SystemSpec *s, double activity, double clock);
+/* The W a board may draw under a cap of LIMIT W (0: none): the cap, at most the TDP. */
+double power_limit_w(const SystemSpec *s, double limit);
 /* The activity (as power_gpu reads it) a board may reach under LIMIT watts (0: its TDP): 1 at
  * the TDP. */
 double power_allowed_activity(const SystemSpec *s, double limit);
