@@ -31,14 +31,18 @@ typedef struct {
   CommLinks links;
 } Rates;
 
-/* Block-scaled FP8 only where the engine serves the FP8 checkpoint itself: an FP4 checkpoint's
- * dense layers are requantized or kept wider. */
+/* The share of P's peak a large per-tensor-scaled GEMM reaches. */
+static double large_gemm_fraction(const ArchProfile *a, Precision p)
+{
+  return p == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency;
+}
+
+/* The same for the engine's GEMMs: block-scaled FP8 only where the engine serves the FP8
+ * checkpoint itself (an FP4 checkpoint's dense layers are requantized or kept wider). */
 static double gemm_fraction(const ArchProfile *a, const Engine *e, Precision p)
 {
-  if (p == PREC_FP4)
-    return a->fp4_efficiency;
   if (p != PREC_FP8)
-    return a->gemm_efficiency;
+    return large_gemm_fraction(a, p);
   gboolean block = e->precision == PREC_FP8 && e->model->fp8_block > 0;
   return a->gemm_efficiency * a->fp8_efficiency * (block ? a->fp8_block_efficiency : 1);
 }
@@ -55,8 +59,8 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->peak = system_peak_flops(e->sys, cw) * gemm_fraction(a, e, cw) * k;
   r->peak_dense = system_peak_flops(e->sys, cd) * gemm_fraction(a, e, cd) * k;
   r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
-  r->full = system_peak_flops(e->sys, cw) * (cw == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency) * k;
-  r->full_dense = system_peak_flops(e->sys, cd) * (cd == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency) * k;
+  r->full = system_peak_flops(e->sys, cw) * large_gemm_fraction(a, cw) * k;
+  r->full_dense = system_peak_flops(e->sys, cd) * large_gemm_fraction(a, cd) * k;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;
   r->mem_power = e->sys->memory_bound_power;
