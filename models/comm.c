@@ -1,14 +1,15 @@
 /* comm.c — collective times (see comm.h). */
 #include "comm.h"
 
-void comm_links(const SystemSpec *s, const ArchProfile *a, double kernel_efficiency, CommLinks *out)
+void comm_links(const SystemSpec *s, const ArchProfile *a, const ArchStackProfile *on, double kernel_efficiency,
+                CommLinks *out)
 {
   /* catalog NVLink figures count both directions; a ring uses one direction of each link */
   out->nvlink_bw = s->nvlink_bandwidth / 2.0 * a->nvlink_efficiency * kernel_efficiency;
   out->nic_bw = s->nic_bandwidth * a->nic_efficiency;
   out->latency = a->collective_latency;
-  out->nic_latency = a->nic_latency;
-  out->nic_a2a_latency = a->nic_alltoall_latency;
+  out->nic_latency = on->nic_latency;
+  out->nic_a2a_latency = on->nic_alltoall_latency;
   out->domain = s->nvlink_domain_gpus;
 }
 

@@ -19,7 +19,8 @@ typedef struct {
   int domain;        /* GPUs per NVLink domain */
 } CommLinks;
 
-void comm_links(const SystemSpec *s, const ArchProfile *a, double kernel_efficiency, CommLinks *out);
+void comm_links(const SystemSpec *s, const ArchProfile *a, const ArchStackProfile *on, double kernel_efficiency,
+                CommLinks *out);
 /* Ring all-reduce of BYTES per GPU over N GPUs: 2(N-1)/N x BYTES over NVLink, + latency; a group
  * larger than the domain spreads the crossing over the domain's NICs (see comm.c). */
 double comm_allreduce(const CommLinks *l, int n, double bytes);

@@ -40,7 +40,7 @@ double engine_recv_interval(const Engine *e)
 Precision engine_dense_precision(const Engine *e)
 {
   if (e->model->experts > 0 && e->precision == PREC_FP4)
-    return PREC_FP8;
+    return PREC_BF16;
   return e->precision;
 }
 

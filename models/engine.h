@@ -47,7 +47,10 @@ double engine_batch_cap(const Engine *e);
 /* Routed experts one GPU holds: the EPLB slots' share, or the experts' rounded up (redundant copies
  * fill the slots when EP does not divide them). */
 int engine_experts_per_gpu(const Engine *e);
-/* Precision of the attention and dense weights: MoE checkpoints keep them at FP8 or above. */
+/* Precision of the attention projections. FP4 checkpoints of MoE models quantize the experts and
+ * leave attention in BF16: nvidia/DeepSeek-R1-NVFP4's hf_quant_config excludes every layer's
+ * `self_attn*` (its v2 quantizes only their output projection more), gpt-oss's MXFP4 covers its
+ * experts alone. Their dense FFN layers and shared experts are quantized with the experts. */
 Precision engine_dense_precision(const Engine *e);
 /* Whether the host forms the next step's batch while the GPU runs this one: the stack's overlap
  * scheduler, which SGLang turns off under EAGLE (MTP) speculative decoding (server_args: "Overlap

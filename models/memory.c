@@ -32,7 +32,7 @@ double memory_weight_bytes_gpu(const Engine *e)
   double layers = (double)m->layers / e->pp, moe = (double)llm_moe_layers(m) / e->pp;
   double dense_layers = (double)m->dense_layers / e->pp;
   double attn = llm_attention_params(m) * layers / engine_attn_tp(e) * dense_b;
-  double dense = llm_dense_ffn_params(m) * dense_layers / g * (m->experts ? dense_b : w_b);
+  double dense = llm_dense_ffn_params(m) * dense_layers / g * w_b;
   double experts = ((double)engine_experts_per_gpu(e) / engine_moe_tp(e) + (double)m->shared_experts / g) *
                    llm_expert_params(m) * moe * w_b;
   double router = (double)m->hidden * m->experts * moe * 2.0;

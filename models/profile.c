@@ -8,23 +8,32 @@
 
 const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
 
-#define ARCH_KEYS(name, i)                                                                                    \
-  { name, KT_GROUP, 0, NULL, "efficiencies of this GPU architecture", 0, NULL, 0, NULL, NULL, 0, 0 },               \
-  { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, "0.85", "fraction of HBM bandwidth reached when streaming", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, "0.75", "fraction of dense BF16/FP8 peak reached by large GEMMs", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, "0.6", "fraction of dense FP4 peak reached by large GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".fp8_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on gemm_efficiency for FP8 GEMMs (a measured profile's FP8 share of peak over BF16's)", offsetof(Profile, arch[i].fp8_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".gemm_half_m", KT_NUMBER, DIM_NONE, "64", "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".gemm_half_n", KT_NUMBER, DIM_NONE, "64", "expert FFN columns per GPU at which grouped expert GEMMs reach half their rate (experts sliced over moe_tp GPUs run thin GEMMs)", offsetof(Profile, arch[i].gemm_half_n), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, "0.5", "fraction of BF16 peak reached by attention math", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".moe_efficiency", KT_NUMBER, DIM_NONE, "0.8", "factor on the rates of grouped expert GEMMs (may exceed 1: grouped kernels keep the GPU busier than one small GEMM)", offsetof(Profile, arch[i].moe_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".collective_latency", KT_NUMBER, DIM_TIME, "10 us", "time of one collective call besides its bytes", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, arch[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, arch[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".overhead_scale", KT_NUMBER, DIM_NONE, "1", "factor on the stacks' GPU-side step, layer and MoE-layer overheads on this architecture (1 on Hopper, the reference)", offsetof(Profile, arch[i].overhead_scale), NULL, KT_POSITIVE, NULL, NULL, 100, 0 }
+/* The hardware layer's keys, with each architecture's figures as defaults (sources in
+ * docs/validation.md, "Two layers"); fractions of a datasheet peak are at most 1. */
+#define ARCH_KEYS(name, i, d_hbm, d_gemm, d_fp4, d_fp8, d_block, d_half_m, d_tile, d_attention, d_latency)                                  \
+  { name, KT_GROUP, 0, NULL, "the hardware layer of this GPU architecture: what its kernels reach (measured or published)", 0, NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, d_hbm, "fraction of HBM bandwidth a streaming copy reaches", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, d_gemm, "fraction of dense BF16 peak reached by large GEMMs (cuBLAS)", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".fp4_efficiency", KT_NUMBER, DIM_FRACTION, d_fp4, "fraction of dense FP4 peak reached by large FP4 GEMMs", offsetof(Profile, arch[i].fp4_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".fp8_efficiency", KT_NUMBER, DIM_NONE, d_fp8, "factor on gemm_efficiency for FP8 GEMMs (FP8's share of its peak over BF16's)", offsetof(Profile, arch[i].fp8_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, d_block, "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".gemm_half_m", KT_NUMBER, DIM_NONE, d_half_m, "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".grouped_tile_m", KT_NUMBER, DIM_NONE, d_tile, "rows of the smallest tile a grouped (expert) GEMM computes per expert (the MMA's rows)", offsetof(Profile, arch[i].grouped_tile_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, d_attention, "fraction of BF16 peak a fused attention kernel reaches (FlashAttention)", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".collective_latency", KT_NUMBER, DIM_TIME, d_latency, "time of one collective call in the NVLink domain besides its bytes (NCCL)", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".stacks", KT_GROUP, 0, NULL, "the stack layer on this architecture: how the serving stacks' kernels fare (fitted)", 0, NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".stacks.gemm", KT_NUMBER, DIM_FRACTION, "1", "share of the hardware's GEMM rate the stacks' dense GEMMs reach", offsetof(Profile, on[i].gemm), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".stacks.fp4", KT_NUMBER, DIM_FRACTION, "1", "share of the hardware's FP4 GEMM rate the stacks' FP4 GEMMs reach", offsetof(Profile, on[i].fp4), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".stacks.fp8_block", KT_NUMBER, DIM_FRACTION, "1", "factor on gemm for the stacks' block-scaled FP8 GEMMs (dense and grouped) against the hardware's", offsetof(Profile, on[i].fp8_block), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".stacks.attention", KT_NUMBER, DIM_FRACTION, "1", "share of the fused attention kernel's rate the stacks' attention reaches", offsetof(Profile, on[i].attention), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".stacks.memory", KT_NUMBER, DIM_FRACTION, "1", "share of the streaming copy's HBM rate the stacks' kernels reach", offsetof(Profile, on[i].memory), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".stacks.moe", KT_NUMBER, DIM_FRACTION, "1", "share of the hardware's GEMM rate the grouped expert GEMMs reach on their padded tiles", offsetof(Profile, on[i].moe), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".stacks.gemm_half_n", KT_NUMBER, DIM_NONE, "64", "expert FFN columns per GPU at which grouped expert GEMMs reach half their rate (experts sliced over moe_tp GPUs run thin GEMMs)", offsetof(Profile, on[i].gemm_half_n), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".stacks.nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, on[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".stacks.nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, on[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".stacks.overhead_scale", KT_NUMBER, DIM_NONE, "1", "factor on the stacks' GPU-side step, layer and MoE-layer overheads on this architecture (1 on Hopper, the reference)", offsetof(Profile, on[i].overhead_scale), NULL, KT_POSITIVE, NULL, NULL, 100, 0 }
 #define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "GPU-side time per engine step (sampling, the step's fixed kernels)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
@@ -34,7 +43,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".graph_max_tokens", KT_NUMBER, DIM_NONE, graph_tokens, "CUDA graphs: 0 = decode-only steps run in graphs (prompt steps eagerly); N = any step of up to N tokens", offsetof(Profile, stack[i].graph_max_tokens), NULL, KT_NONNEG, NULL, NULL, 1e9, 0 }, \
   { name ".moe_layer_overhead", KT_NUMBER, DIM_TIME, "20 us", "more launch gaps per MoE layer (routing, permutes)", offsetof(Profile, stack[i].moe_layer_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL, 0, 0 }, \
-  { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "multiplier on the rates the stack's kernels reach", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on the rates the stack's kernels reach (TensorRT-LLM's, the reference, 1)", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".handoff_overhead", KT_NUMBER, DIM_TIME, "50 ms", "disaggregated serving: time more between a prompt's prefill and its KV transfer (second hop, worker handshake, transfer set-up)", offsetof(Profile, stack[i].handoff_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".kv_reserve_full", KT_BOOL, 0, reserve_full, "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL, 0, 0 }, \
@@ -49,8 +58,20 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
 
 static const KtKey keys[] = {
   { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL, 0, 0 },
-  ARCH_KEYS("hopper", 0), ARCH_KEYS("blackwell", 1), ARCH_KEYS("blackwell-ultra", 2), ARCH_KEYS("rubin", 3),
-  ARCH_KEYS("rubin-ultra", 4),
+  /* Hopper: the H200 as `aifsim calibrate` measured it (calibration/profiles/h200.yaml; FP4 has
+   * no tensor cores here and is never used); FlashAttention-3's 75% of H100's BF16 peak; NCCL's
+   * 1 MB all-reduce on 8 x H200 (53 GB/s bus bandwidth: 33 us, 28 us of it besides the bytes).
+   * Blackwell: B200's cuBLAS BF16 and FP8 (77.6%, 76.3%), GB200's FP4 (76%) and HBM copy (92%),
+   * FlashAttention-4 on B200 (71%), NCCL's 1 MB all-reduce on 4 x GB200 (80.5 GB/s: 16.5 us
+   * besides the bytes); the block-scaled factor is the H200's, an estimate; half-peak rows and
+   * grouped tiles twice the H200's, as tcgen05's full-rate tile has 128 rows to wgmma's 64, an
+   * estimate. Blackwell Ultra: B300's cuBLAS BF16 and FP8 (78.6%, 74.5%), the rest Blackwell's.
+   * Rubin and Rubin Ultra: Blackwell's, not measured. (../shared/data/reference.md D.1-D.4.) */
+  ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "0.75", "28 us"),
+  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "92", "128", "0.71", "16.5 us"),
+  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "92", "128", "0.71", "16.5 us"),
+  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "92", "128", "0.71", "16.5 us"),
+  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "92", "128", "0.71", "16.5 us"),
   /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
    * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
    * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. TensorRT-LLM's

@@ -1,10 +1,14 @@
 /* profile.h — the efficiencies and overheads the performance model reads.
  *
- * Peak figures come from the catalog; how close real kernels get to them comes from a profile:
- * per GPU architecture (how well its memory, tensor cores and NVLink are used) and per serving
- * stack (its host overheads and kernel quality: TensorRT-LLM, SGLang and vLLM differ by ~1.2x on
- * the same hardware). The shipped calibration/profiles/default.yaml is fitted on public measured
- * results by `aifsim fit`; `aifsim calibrate` writes one measured on the user's own GPUs. */
+ * Peak figures come from the catalog; how close real kernels get to them comes from a profile in
+ * two layers. The hardware layer, per GPU architecture, says what its kernels reach (HBM copies,
+ * cuBLAS GEMMs, FlashAttention, NCCL): measured by `aifsim calibrate` on the user's GPUs or taken
+ * from published microbenchmarks, with their sources (the built-in defaults below). The stack
+ * layer says what serving adds: per architecture, the shares of those rates the stacks' kernels
+ * reach and the overheads' scale; per serving stack, its overheads, scheduler and kernel quality
+ * (TensorRT-LLM, SGLang and vLLM differ by ~1.2x on the same hardware). `aifsim fit` fits the stack
+ * layer on public measured results with the hardware layer held: the shipped
+ * calibration/profiles/default.yaml. */
 #ifndef AIF_PROFILE_H
 #define AIF_PROFILE_H
 
@@ -20,27 +24,46 @@ typedef struct KtTable KtTable;
 typedef enum { STACK_TRTLLM, STACK_SGLANG, STACK_VLLM, N_STACK } Stack;
 extern const char *const stack_names[]; /* "trtllm", "sglang", "vllm", NULL */
 
+/* The hardware layer of one GPU architecture: what its kernels reach of the datasheet, as
+ * `aifsim calibrate` measures them or published microbenchmarks report them (docs/validation.md,
+ * "Two layers"). `aifsim fit` holds it; no stack's loss belongs here. */
 typedef struct {
-  double hbm_efficiency;      /* fraction of the HBM bandwidth kernels reach when streaming */
-  double gemm_efficiency;     /* fraction of dense BF16/FP8 peak reached by large GEMMs */
-  double fp4_efficiency;      /* the same fraction for FP4 GEMMs */
+  double hbm_efficiency;      /* fraction of the HBM bandwidth a streaming copy reaches */
+  double gemm_efficiency;     /* fraction of dense BF16 peak reached by large GEMMs (cuBLAS) */
+  double fp4_efficiency;      /* the same fraction of dense FP4 peak for FP4 GEMMs */
   /* factor on gemm_efficiency for FP8 GEMMs: cuBLASLt's per-tensor FP8 reaches a smaller share of
-   * its doubled peak than BF16 does of its own (an H200: 0.87x, calibration/README.md). 1 in the
-   * fitted profile, whose serving rows on Hopper are all FP8: its gemm_efficiency is FP8's. */
+   * its doubled peak than BF16 does of its own (an H200: 0.87x, calibration/README.md) */
   double fp8_efficiency;
   /* factor on gemm_efficiency for FP8 GEMMs of block-scaled weights (a model's fp8_block): the
    * per-block rescaling in the main loop and the activation quantization per group */
   double fp8_block_efficiency;
   double gemm_half_m;         /* tokens (GEMM rows) at which a GEMM reaches half its peak fraction */
+  /* rows of the smallest tile a grouped (expert) GEMM computes per expert: the MMA instruction's
+   * row count (Hopper's wgmma and Blackwell's single-CTA tcgen05: 64). An expert with fewer
+   * tokens pads to it; more pad their last tile, half a tile on average. */
+  double grouped_tile_m;
+  double attention_efficiency; /* fraction of BF16 peak a fused attention kernel reaches (FlashAttention) */
+  double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
+  double nic_efficiency;      /* the same for the scale-out NIC */
+  double collective_latency;  /* s per collective call (all-reduce, all-to-all) in the NVLink domain */
+} ArchProfile;
+
+/* The stack layer on one architecture: how far the serving stacks' kernels fall short of the
+ * hardware layer's, and what only serving shows. Fitted on measured serving rows by `aifsim fit`;
+ * the shares are at most 1 (a stack's GEMM is no faster than the best measured one). */
+typedef struct {
+  double gemm;                /* share of the hardware's BF16/FP8 GEMM rate the stacks' dense GEMMs reach */
+  double fp4;                 /* the same for their FP4 GEMMs */
+  double fp8_block;           /* factor on gemm for their block-scaled FP8 GEMMs, dense and grouped */
+  double attention;           /* share of the fused attention kernel's rate (paged KV, MLA, masks) */
+  double memory;              /* share of the streaming copy's HBM rate (paged KV, fused weight reads) */
+  /* share of the hardware's GEMM rate the grouped expert GEMMs reach on their padded tiles (the
+   * MoE backend: DeepGEMM, CUTLASS, Triton, Marlin) */
+  double moe;
   /* expert FFN width (intermediate columns per GPU) at which grouped expert GEMMs reach half their
    * rate: experts sliced over moe_tp = stage GPUs / EP GPUs run thin GEMMs (DeepSeek-R1's 2,048 over
    * TP8: 256 columns), with less work per tile and per weight load than whole experts */
   double gemm_half_n;
-  double attention_efficiency; /* fraction of BF16 peak reached by attention math */
-  double moe_efficiency;      /* extra factor on the rates of expert GEMMs (grouped, small rows) */
-  double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
-  double nic_efficiency;      /* the same for the scale-out NIC */
-  double collective_latency;  /* s per collective call (all-reduce, all-to-all), NVLink */
   double nic_latency;         /* s more per all-reduce or transfer that leaves the NVLink domain */
   double nic_alltoall_latency; /* s more per all-to-all that leaves it: expert dispatch and combine
                                * reach every remote peer over RDMA, not one neighbour per channel */
@@ -49,7 +72,7 @@ typedef struct {
    * (and with what it offers the stacks, e.g. programmatic dependent launch); 1 on Hopper, the
    * reference the stacks' figures are given for. The host's part does not scale with it. */
   double overhead_scale;
-} ArchProfile;
+} ArchStackProfile;
 
 typedef struct {
   /* A step's overhead in parts (docs/model.md, "Step overheads"): */
@@ -68,7 +91,9 @@ typedef struct {
   double graph_max_tokens;
   double moe_layer_overhead;  /* s more per MoE layer: routing, permutes, the extra kernels */
   Precision kv_cache;         /* the KV cache the stack uses unless told (serving below BF16) */
-  double kernel_efficiency;   /* multiplier on the rates the stack's kernels reach (1 = as the arch) */
+  /* factor on the rates the stack's kernels reach, TensorRT-LLM's being the reference (1): the
+   * architecture's stack layer is fitted for it */
+  double kernel_efficiency;
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
   /* s more in disaggregated serving, between the prompt's last step and its KV cache leaving for
    * the decode engine: the second hop (frontend and router to the decode worker), the bootstrap
@@ -100,7 +125,8 @@ typedef struct {
 } StackProfile;
 
 typedef struct {
-  ArchProfile arch[N_ARCH];   /* indexed by GpuArch */
+  ArchProfile arch[N_ARCH];   /* the hardware layer, indexed by GpuArch */
+  ArchStackProfile on[N_ARCH]; /* the stack layer on each architecture */
   StackProfile stack[N_STACK];
   double memory_reserve;      /* fraction of HBM kept for activations, runtime and fragmentation */
   int mtp_draft_tokens;       /* MTP draft tokens when a row gives none */

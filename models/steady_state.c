@@ -245,7 +245,7 @@ static double kv_transfer(const Engine *p, const Engine *d, gboolean same_domain
 {
   const ArchProfile *a = &p->prof->arch[p->sys->arch];
   CommLinks l;
-  comm_links(p->sys, a, 1.0, &l);
+  comm_links(p->sys, a, &p->prof->on[p->sys->arch], 1.0, &l);
   double bytes = memory_kv_bytes_per_token_layer(p->model, d->kv_precision) * p->model->layers * isl;
   int lanes = MIN(p->gpus, d->gpus);
   return bytes / (lanes * (same_domain ? l.nvlink_bw : l.nic_bw)) + l.latency;

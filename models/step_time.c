@@ -18,61 +18,89 @@ typedef struct {
   double peak_dense;  /* the same at the attention/dense weight precision */
   double peak_attn;   /* FLOP/s of attention math (BF16 tensor cores) */
   double peak_head;   /* FLOP/s of the BF16 LM head */
-  double full, full_dense; /* FLOP/s of a large per-tensor GEMM at the two precisions: the rate at
-                            * which the tensor cores are busy all the time (power) */
+  double full, full_dense; /* FLOP/s of a large per-tensor GEMM at the two precisions as the stack
+                            * runs it: the tensor cores busy all the time (power) */
   double bw;          /* B/s from HBM */
   double half_m;      /* GEMM rows for half the peak (BF16 LM head) */
   double half_m_w;    /* the same for GEMMs on the serving-precision weights */
   double half_m_dense; /* and on the attention/dense weights */
   double half_n;      /* expert FFN columns per GPU for half the grouped GEMMs' rate */
-  double moe;         /* factor on the rates of grouped expert GEMMs */
+  double peak_moe;    /* FLOP/s of grouped expert GEMMs on full tiles */
+  double tile_m;      /* rows of a grouped GEMM's smallest tile */
   double mem_power;   /* power activity of HBM-bound work */
   double compute_power; /* power activity of compute-bound work at this clock (1 = TDP) */
   CommLinks links;
 } Rates;
 
-/* The share of P's peak a large per-tensor-scaled GEMM reaches. */
+/* The share of P's peak a large per-tensor-scaled GEMM reaches (the hardware layer). */
 static double large_gemm_fraction(const ArchProfile *a, Precision p)
 {
   return p == PREC_FP4 ? a->fp4_efficiency : a->gemm_efficiency;
 }
 
-/* The same for the engine's GEMMs: block-scaled FP8 only where the engine serves the FP8
+/* Whether the engine's FP8 GEMMs at P run on block-scaled weights: only where it serves the FP8
  * checkpoint itself (an FP4 checkpoint's dense layers are requantized or kept wider). */
+static gboolean block_scaled(const Engine *e, Precision p)
+{
+  return p == PREC_FP8 && e->precision == PREC_FP8 && e->model->fp8_block > 0;
+}
+
+/* The share of P's peak the hardware's GEMMs reach for the engine's weights. */
 static double gemm_fraction(const ArchProfile *a, const Engine *e, Precision p)
 {
   if (p != PREC_FP8)
     return large_gemm_fraction(a, p);
-  gboolean block = e->precision == PREC_FP8 && e->model->fp8_block > 0;
-  return a->gemm_efficiency * a->fp8_efficiency * (block ? a->fp8_block_efficiency : 1);
+  return a->gemm_efficiency * a->fp8_efficiency * (block_scaled(e, p) ? a->fp8_block_efficiency : 1);
 }
 
-/* The rates at CLOCK (a fraction of the full tensor-core clock). */
+/* The stacks' share of a large per-tensor GEMM's rate at P. */
+static double stack_large_share(const ArchStackProfile *on, Precision p)
+{
+  return p == PREC_FP4 ? on->fp4 : on->gemm;
+}
+
+/* The share of that the stacks' kernels reach: their FP4 GEMMs, or their BF16/FP8 ones, the
+ * block-scaled FP8 ones (DeepGEMM, CUTLASS) a share of those. */
+static double stack_gemm_share(const ArchStackProfile *on, const Engine *e, Precision p)
+{
+  return stack_large_share(on, p) * (p != PREC_FP4 && block_scaled(e, p) ? on->fp8_block : 1);
+}
+
+/* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the
+ * shares the stacks' kernels reach on this architecture and this stack's kernel factor. */
 static void rates(const Engine *e, double clock, Rates *r)
 {
   const ArchProfile *a = &e->prof->arch[e->sys->arch];
+  const ArchStackProfile *on = &e->prof->on[e->sys->arch];
   double k = e->prof->stack[e->stack].kernel_efficiency;
   Precision dp = engine_dense_precision(e);
   Precision cw = system_compute_precision(e->sys, e->precision), cd = system_compute_precision(e->sys, dp);
   double sms = e->sm_share > 0 ? e->sm_share : 1.0, bw_share = e->bw_share > 0 ? e->bw_share : 1.0;
-  k *= clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */
-  r->peak = system_peak_flops(e->sys, cw) * gemm_fraction(a, e, cw) * k;
-  r->peak_dense = system_peak_flops(e->sys, cd) * gemm_fraction(a, e, cd) * k;
-  r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * k;
-  r->full = system_peak_flops(e->sys, cw) * large_gemm_fraction(a, cw) * k;
-  r->full_dense = system_peak_flops(e->sys, cd) * large_gemm_fraction(a, cd) * k;
-  r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * k;
-  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * k / (clock * sms) * bw_share;
+  double kc = k * clock * sms; /* compute scales with the clock and with the SMs a Green Context leaves */
+  r->peak = system_peak_flops(e->sys, cw) * gemm_fraction(a, e, cw) * stack_gemm_share(on, e, cw) * kc;
+  r->peak_dense = system_peak_flops(e->sys, cd) * gemm_fraction(a, e, cd) * stack_gemm_share(on, e, cd) * kc;
+  r->peak_head = e->sys->flops_bf16 * a->gemm_efficiency * on->gemm * kc;
+  /* the grouped expert GEMMs: the hardware's rate for the experts' weights (block-scaled as the
+   * stacks run them), the padded tiles counted where they are run (moe_time) */
+  r->peak_moe = system_peak_flops(e->sys, cw) * gemm_fraction(a, e, cw) * (block_scaled(e, cw) ? on->fp8_block : 1) *
+                on->moe * kc;
+  /* the tensor cores' busy rate: a large per-tensor GEMM as the stack runs it. Its shortfall from
+   * the hardware's stands for work the model does not itemise as much as for idle tensor cores,
+   * and measured board power says so (docs/validation.md, "Two layers") */
+  r->full = system_peak_flops(e->sys, cw) * large_gemm_fraction(a, cw) * stack_large_share(on, cw) * kc;
+  r->full_dense = system_peak_flops(e->sys, cd) * large_gemm_fraction(a, cd) * stack_large_share(on, cd) * kc;
+  r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * on->attention * kc;
+  r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * on->memory * k * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */
   r->compute_power = (e->sys->compute_power > 0 ? e->sys->compute_power : 1) *
                      (clock < 1 ? pow(clock, POWER_CLOCK_EXPONENT) : 1);
-  r->half_n = a->gemm_half_n;
+  r->half_n = on->gemm_half_n;
   r->half_m = a->gemm_half_m;
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
-  r->moe = a->moe_efficiency;
-  comm_links(e->sys, a, k / (clock * sms), &r->links);
+  r->tile_m = cw != e->precision ? MIN(a->grouped_tile_m, WEIGHT_ONLY_HALF_M) : a->grouped_tile_m;
+  comm_links(e->sys, a, on, k, &r->links);
 }
 
 /* The longer of a kernel's compute and memory times; its power activity goes to *BUSY in seconds
@@ -143,13 +171,16 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
    * experts) and of the touched experts, uneven while few experts are touched (moe.h) */
   MoePlacement pl = placement(e);
   double flops = 2.0 * tokens * m->experts_per_token * pe / g * moe_busiest_group_load(&pl, tokens);
-  /* grouped GEMMs reach their rate with enough rows per expert and enough columns per slice */
+  /* grouped GEMMs compute each expert's rows in whole tiles: fewer rows than a tile pad to it,
+   * more pad their last tile (half a tile on average over the experts' spread of rows); experts
+   * sliced over moe_tp GPUs run thin GEMMs besides */
   double cols = (double)m->expert_intermediate / mtp;
-  double shape = rows / (rows + r->half_m_w) * (cols > 0 ? cols / (cols + r->half_n) : 1);
-  double rate = r->peak * r->moe * shape;
+  double padded = rows + r->tile_m - r->tile_m / 2 * MIN(rows / r->tile_m, 1.0);
+  double shape = rows / padded * (cols > 0 ? cols / (cols + r->half_n) : 1);
+  double rate = r->peak_moe * shape;
   double t_compute = flops / rate;
   double local = moe_busiest_group_experts(m->experts, touched, e->ep);
-  double t_memory = local * pe / mtp * w_b / (r->bw * r->moe);
+  double t_memory = local * pe / mtp * w_b / r->bw;
   double b = 0;
   double t = roofline(r, t_compute, t_memory, rate / r->full, &b) +
              gemm(r, r->peak, r->full, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
@@ -204,7 +235,7 @@ static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, dou
 /* The architecture's factor on the stack's GPU-side overheads (profile.h). */
 static double gpu_overhead_scale(const Engine *e)
 {
-  double f = e->prof->arch[e->sys->arch].overhead_scale;
+  double f = e->prof->on[e->sys->arch].overhead_scale;
   return f > 0 ? f : 1;
 }
 
@@ -235,10 +266,7 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
                              dense_b, &act);
   out->busy += layers * act;
   act = 0;
-  out->gemm += dense_layers * (m->experts ? gemm(r, r->peak_dense, r->full_dense, r->half_m_dense, tokens,
-                                                  llm_dense_ffn_params(m) / g, dense_b, &act)
-                                             : gemm(r, r->peak, r->full, r->half_m_w, tokens, llm_dense_ffn_params(m) / g,
-                                                    w_b, &act));
+  out->gemm += dense_layers * gemm(r, r->peak, r->full, r->half_m_w, tokens, llm_dense_ffn_params(m) / g, w_b, &act);
   out->busy += dense_layers * act;
   /* attention math and KV reads */
   double seqs_gpu = b->decode_seqs / adp;

@@ -149,28 +149,27 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
     if (!held(p, &(field), hold))                                                                          \
       g_array_append_val(ps, ((Param){ &(field), a, b }));                                                 \
   } while (0)
+  /* the stack layer only: the hardware layer (p->arch) is measured or published, and held */
   for (int a = 0; a < N_ARCH; a++) {
     if (!u.arch[a])
       continue;
-    ArchProfile *ap = &p->arch[a];
-    ADD(ap->hbm_efficiency, 0.5, 0.95);
-    ADD(ap->gemm_efficiency, 0.3, 0.9);
+    ArchStackProfile *on = &p->on[a];
+    ADD(on->gemm, 0.2, 1.0);
     if (u.fp4[a])
-      ADD(ap->fp4_efficiency, 0.15, 0.9);
+      ADD(on->fp4, 0.2, 1.0);
     if (u.fp8_block[a])
-      ADD(ap->fp8_block_efficiency, 0.2, 1.0);
-    ADD(ap->collective_latency, 1e-6, 80e-6);
+      ADD(on->fp8_block, 0.2, 1.0);
+    ADD(on->attention, 0.1, 1.0);
+    ADD(on->memory, 0.3, 1.0);
     if (crosses_domain(rows, a)) {
-      ADD(ap->nic_latency, 1e-6, 300e-6);
-      ADD(ap->nic_alltoall_latency, 1e-6, 500e-6);
+      ADD(on->nic_latency, 1e-6, 300e-6);
+      ADD(on->nic_alltoall_latency, 1e-6, 500e-6);
     }
-    ADD(ap->attention_efficiency, 0.1, 0.9);
     if (a != ARCH_HOPPER) /* Hopper is the reference the stacks' overheads are fitted for */
-      ADD(ap->overhead_scale, 0.3, 3.0);
-    ADD(ap->gemm_half_m, 8, 512);
+      ADD(on->overhead_scale, 0.3, 3.0);
     if (u.moe[a]) {
-      ADD(ap->moe_efficiency, 0.2, 2.0);
-      ADD(ap->gemm_half_n, 4, 2048);
+      ADD(on->moe, 0.1, 1.0);
+      ADD(on->gemm_half_n, 4, 2048);
     }
   }
   for (int s = 0; s < N_STACK; s++) {
@@ -182,7 +181,8 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
     ADD(sp->layer_overhead, 1e-6, 300e-6);
     ADD(sp->eager_layer_overhead, 1e-7, 300e-6);
     ADD(sp->moe_layer_overhead, 1e-6, 300e-6);
-    ADD(sp->kernel_efficiency, 0.5, 1.5);
+    if (s != STACK_TRTLLM) /* the reference the architectures' shares are fitted for */
+      ADD(sp->kernel_efficiency, 0.5, 1.0);
     ADD(sp->request_overhead, 1e-3, 0.5);
     if (u.disaggregated[s])
       ADD(sp->handoff_overhead, 1e-3, 1.0);
@@ -194,7 +194,8 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
   return ps;
 }
 
-/* Architectures without rows take the newest fitted architecture's efficiencies. A stack without
+/* Architectures without rows take the newest fitted architecture's stack layer (their hardware
+ * layer is their own). A stack without
  * rows (vLLM in measured-dev.csv) takes the geometric mean of the fitted stacks' kernel efficiency,
  * overheads and MTP acceptance: the data's stacks differ by ~1.2x on the same configuration, and
  * the middle of them is a better prior for an unmeasured one than the built-in defaults, which
@@ -209,7 +210,7 @@ static void carry_forward(GPtrArray *rows, Profile *p)
     if (u.arch[a])
       last = a;
     else if (last >= 0)
-      p->arch[a] = p->arch[last];
+      p->on[a] = p->on[last];
   }
   static const size_t carried[] = {
     offsetof(StackProfile, kernel_efficiency), offsetof(StackProfile, step_overhead),

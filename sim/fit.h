@@ -1,18 +1,21 @@
-/* fit.h — fitting a profile's few physical parameters to measured results.
+/* fit.h — fitting a profile's stack layer to measured results.
  *
- * The parameters are the ones the profile declares per GPU architecture (HBM, GEMM, FP4 and
- * block-scaled FP8 efficiency, attention efficiency, collective latencies) and per serving stack
- * (step and layer overheads, kernel efficiency, request and handoff overheads), plus the MTP
- * acceptance: about forty numbers for hundreds of rows, never one per row. Only the architectures and stacks the rows contain are fitted; later
- * architectures without rows inherit the newest fitted one. The objective is the mean Huber loss of
+ * The parameters are the stack layer's (profile.h): per GPU architecture, the shares of the
+ * hardware layer's GEMM (BF16/FP8, FP4, block-scaled), attention, HBM and grouped-GEMM rates the
+ * serving stacks reach, the thin-slice penalty, the NIC latencies and the overheads' scale; per
+ * serving stack, its step, host and layer overheads, kernel factor (TensorRT-LLM's the reference,
+ * held at 1), request and handoff overheads, batch cap and MTP acceptance: about fifty numbers for
+ * hundreds of rows, never one per row. The hardware layer (measured by `aifsim calibrate` or
+ * published) is held: a stack's loss never moves a measured figure. Shares stay at most 1. Only
+ * the architectures and stacks the rows contain are fitted; later architectures without rows
+ * inherit the newest fitted stack layer. The objective is the mean Huber loss of
  * log(predicted / measured) over throughput per GPU, tokens/s per user and TTFT, weighted alike;
  * TTFT's Huber loss turns linear past 5%: its errors are heavy-tailed (start-up bursts, warm-up
  * stalls no model of the engine sees); coordinate descent with shrinking multiplicative steps
  * minimises it. The objective has several near-equal minima that trade throughput against TTFT,
  * so a fit can descend from several starts (the given profile and seeded perturbations of it) in
  * parallel and keep the lowest.
- * Keys can be held at the given profile's values: the figures `aifsim calibrate` measured, so that
- * the rest (the stacks' overheads and kernel efficiency) is fitted around them.
+ * More keys can be held at the given profile's values (--hold).
  * It runs on the steady state: fast enough for hundreds of trials. Deterministic. */
 #ifndef AIF_FIT_H
 #define AIF_FIT_H

@@ -368,13 +368,30 @@ expect_rc 2 "calibrate for an unknown system" "$AIFSIM" calibrate --from "$out/r
 # the stacks around it
 expect_rc 0 "calibrate the shipped H200 runs" "$AIFSIM" calibrate --from "$SRC/calibration/profiles/h200.raw.csv" \
   --from "$SRC/calibration/profiles/h200-repeat.raw.csv" -o "$out/h200-shipped.yaml"
-expect_err "--hold hopper.hbm_efficiency,hopper.gemm_efficiency" "calibrate prints the fit command"
+expect_err "measured hopper.hbm_efficiency,hopper.gemm_efficiency" "calibrate says what it measured"
+expect_err "aifsim fit ROWS.csv -p $out/h200-shipped.yaml" "calibrate prints the fit command"
 expect_err "fp8_block_efficiency 0.841" "calibrate measures block-scaled FP8"
 hopper() { sed -n '/^hopper:/,/^[a-z]/p' "$1"; }
 [ "$(hopper "$out/h200-shipped.yaml")" = "$(hopper "$SRC/calibration/profiles/h200.yaml")" ] && ok ||
   fail "calibration/profiles/h200.yaml is what calibrate makes of h200.raw.csv and h200-repeat.raw.csv"
-expect_rc 2 "fit --hold an unknown key" "$AIFSIM" fit "$SRC/calibration/profiles/h200.raw.csv" --hold hopper.gemm_eficiency
-expect_err "did you mean 'hopper.gemm_efficiency'" "fit --hold suggests the key"
+# Calibrating a GPU makes its predictions better: a profile whose Hopper hardware layer is a guess
+# (70% of HBM, 60% of the GEMM peak) predicts the H200 rows worse than the shipped one; calibrating
+# it from the shipped H200 runs puts the measured hardware layer back under the fitted stack layer,
+# and the H200 rows are predicted no worse than with the shipped profile (the median throughput
+# error of validate's "all" line).
+awk -F, 'NR == 1 || $3 == "h200-sxm-hgx8"' "$SRC/calibration/measured/measured-dev.csv" >"$out/h200-rows.csv"
+sed -e '/^hopper:/,/^[a-z]/s/^  hbm_efficiency: .*/  hbm_efficiency: 70%/' \
+    -e '/^hopper:/,/^[a-z]/s/^  gemm_efficiency: .*/  gemm_efficiency: 60%/' "$SRC/calibration/profiles/default.yaml" >"$out/guess.yaml"
+median_thr() { "$AIFSIM" validate "$out/h200-rows.csv" -e steady -p "$1" 2>&1 | awk '$1 == "all" { sub("%", "", $7); print $7 }'; }
+expect_rc 0 "calibrate over a guessed hardware layer" "$AIFSIM" calibrate --from "$SRC/calibration/profiles/h200.raw.csv" \
+  --from "$SRC/calibration/profiles/h200-repeat.raw.csv" -p "$out/guess.yaml" -o "$out/guess-calibrated.yaml"
+e_ship=$(median_thr "$SRC/calibration/profiles/default.yaml")
+e_guess=$(median_thr "$out/guess.yaml")
+e_cal=$(median_thr "$out/guess-calibrated.yaml")
+awk -v s="$e_ship" -v g="$e_guess" -v c="$e_cal" 'BEGIN { exit !(s != "" && c != "" && g > c + 1 && c <= s + 0.05) }' && ok ||
+  fail "calibrating the H200 makes its rows better: shipped $e_ship%, guessed hardware $e_guess%, calibrated $e_cal%"
+expect_rc 2 "fit --hold an unknown key" "$AIFSIM" fit "$SRC/calibration/profiles/h200.raw.csv" --hold hopper.stacks.gem
+expect_err "did you mean 'hopper.stacks.gemm'" "fit --hold suggests the key"
 
 # max_batch counts per attention rank under attention-DP: 8 ranks x 16 = 128 slots; 16 without it
 cat >"$out/ranks.yaml" <<'EOF'

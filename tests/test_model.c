@@ -14,10 +14,15 @@ static void ideal_profile(Profile *p)
   profile_defaults(p);
   for (int a = 0; a < N_ARCH; a++) {
     ArchProfile *ap = &p->arch[a];
-    ap->hbm_efficiency = ap->gemm_efficiency = ap->fp4_efficiency = ap->moe_efficiency = 1;
+    ap->hbm_efficiency = ap->gemm_efficiency = ap->fp4_efficiency = 1;
+    ap->fp8_efficiency = ap->fp8_block_efficiency = 1;
     ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
-    ap->collective_latency = ap->nic_latency = ap->nic_alltoall_latency = 0;
-    ap->gemm_half_n = 0; /* expert slices as efficient as whole experts (one test sets it) */
+    ap->collective_latency = 0;
+    ap->gemm_half_m = ap->grouped_tile_m = 64;
+    ArchStackProfile *on = &p->on[a];
+    on->gemm = on->fp4 = on->fp8_block = on->attention = on->memory = on->moe = on->overhead_scale = 1;
+    on->nic_latency = on->nic_alltoall_latency = 0;
+    on->gemm_half_n = 0; /* expert slices as efficient as whole experts (one test sets it) */
   }
   for (int s = 0; s < N_STACK; s++) {
     StackProfile *sp = &p->stack[s];
@@ -101,9 +106,10 @@ START_TEST(allreduce_nvlink4_vs_5)
   Profile prof;
   profile_defaults(&prof);
   ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6 };
+  ArchStackProfile on = { 0 };
   CommLinks h, b;
-  comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, 1.0, &h);
-  comm_links(catalog_system(c, "b200-hgx8"), &a, 1.0, &b);
+  comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, &on, 1.0, &h);
+  comm_links(catalog_system(c, "b200-hgx8"), &a, &on, 1.0, &b);
   ck_assert_close(comm_allreduce(&h, 8, 16e6), 87.7778e-6, 1e-5);
   ck_assert_close(comm_allreduce(&b, 8, 16e6), 48.8889e-6, 1e-5);
   ck_assert_close(comm_allreduce(&h, 1, 16e6), 0, 1e-12);
@@ -125,10 +131,10 @@ END_TEST
 START_TEST(nic_latencies_by_collective)
 {
   g_autoptr(Catalog) c = shipped_catalog();
-  ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6,
-                    .nic_latency = 20e-6, .nic_alltoall_latency = 50e-6 };
+  ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6 };
+  ArchStackProfile on = { .nic_latency = 20e-6, .nic_alltoall_latency = 50e-6 };
   CommLinks h;
-  comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, 1.0, &h);
+  comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, &on, 1.0, &h);
   ck_assert_close(comm_allreduce(&h, 16, 16e6), 123.75e-6, 1e-9);
   ck_assert_close(comm_alltoall(&h, 16, 16e6), 260e-6, 1e-9);
   ck_assert_close(comm_alltoall(&h, 8, 16e6), 48.8889e-6, 1e-5);
@@ -334,7 +340,7 @@ START_TEST(step_overhead_parts)
                   (e.stack = STACK_TRTLLM, step_time_prefill(&e, 1, 1024)), 1e-12); /* both eager past 512 */
   /* Blackwell's factor on the GPU-side parts, 0.5: 1 ms of step overhead is 0.5 ms, the 32 eager
    * layers' 0.32 ms 0.16 ms; the host's part (0 here on TensorRT-LLM) does not scale */
-  prof.arch[ARCH_BLACKWELL].overhead_scale = 0.5;
+  prof.on[ARCH_BLACKWELL].overhead_scale = 0.5;
   ck_assert_close(step_time_decode(&e, 1, 0), t0 + 0.5e-3, 1e-12);
   e.eager = TRUE;
   ck_assert_close(step_time_decode(&e, 1, 0), t0 + 0.5e-3 + 32 * 5e-6, 1e-12);
@@ -641,10 +647,11 @@ END_TEST
 /* Block-scaled FP8: DeepSeek-R1 ships FP8 weights with one scale per 128 x 128 block, and those
  * GEMMs reach fp8_block_efficiency of the per-tensor FP8 rate. 8 H200s, TP8 (experts split 8 ways,
  * no EP), ideal profile, one prefill step of 8192 tokens. Each MoE layer: 8192 x 8 routed rows over
- * all 256 experts (256 rows each, so 256 / (256 + 64) of the peak), expert params 3 x 7168 x 2048 =
- * 44,040,192: 2 x 8192 x 8 x 44,040,192 / 8 GPUs = 7.2155e11 FLOP at 1979e12 x 0.8 = 0.45576 ms
- * (its weights, 256 x 44.04e6 / 8 B at 4.8 TB/s = 0.294 ms, read faster); the shared expert,
- * 2 x 8192 x 5,505,024 FLOP at 1979e12 x 8192 / 8256 = 0.045932 ms. 58 MoE layers: 29.098 ms. At
+ * all 256 experts (256 rows each; in 64-row tiles, the last one half empty on average: 256 + 32 =
+ * 288 rows computed, 256 / 288 of the peak), expert params 3 x 7168 x 2048 = 44,040,192:
+ * 2 x 8192 x 8 x 44,040,192 / 8 GPUs = 7.2155e11 FLOP at 1979e12 x 0.8889 = 0.41018 ms (its
+ * weights, 256 x 44.04e6 / 8 B at 4.8 TB/s = 0.294 ms, read faster); the shared expert, one GEMM,
+ * 2 x 8192 x 5,505,024 FLOP at 1979e12 x 8192 / 8256 = 0.045932 ms. 58 MoE layers: 26.454 ms. At
  * fp8_block_efficiency 0.5 these compute-bound GEMMs take twice as long; attention (BF16 math)
  * does not change, nor does the FP4 checkpoint, whose experts are not block-scaled FP8. */
 START_TEST(fp8_block_scaled_gemms)
@@ -659,10 +666,10 @@ START_TEST(fp8_block_scaled_gemms)
   StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 4096 };
   StepTime t1, t2;
   step_time(&e, &b, &t1);
-  double routed = 2.0 * 8192 * 8 * 44040192.0 / 8 / (1979e12 * 256.0 / 320);
+  double routed = 2.0 * 8192 * 8 * 44040192.0 / 8 / (1979e12 * 256.0 / 288);
   double shared = 2.0 * 8192 * 44040192.0 / 8 / (1979e12 * 8192.0 / 8256);
   ck_assert_close(t1.moe, 58 * (routed + shared), 1e-3);
-  ck_assert_close(58 * (routed + shared), 29.098e-3, 1e-4);
+  ck_assert_close(58 * (routed + shared), 26.454e-3, 1e-4);
   prof.arch[ARCH_HOPPER].fp8_block_efficiency = 0.5;
   step_time(&e, &b, &t2);
   ck_assert_close(t2.moe, 2 * t1.moe, 1e-9);
@@ -671,7 +678,7 @@ START_TEST(fp8_block_scaled_gemms)
   /* expert slices: TP8 gives each GPU 2048 / 8 = 256 of an expert's columns; at gemm_half_n 64 the
    * compute-bound routed GEMMs reach 256 / (256 + 64) of their rate, 1.25x as long (the shared
    * expert, one GEMM over the stage, keeps its rate) */
-  prof.arch[ARCH_HOPPER].gemm_half_n = 64;
+  prof.on[ARCH_HOPPER].gemm_half_n = 64;
   StepTime t3;
   step_time(&e, &b, &t3);
   ck_assert_close(t3.moe, 58 * 2 * (1.25 * routed + shared), 1e-3);
@@ -682,6 +689,59 @@ START_TEST(fp8_block_scaled_gemms)
   step_time(&fp4, &b, &f2);
   ck_assert_close(f2.total, f1.total, 1e-12);
   system_spec_clear(&full);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Grouped expert GEMMs compute whole tiles. DeepSeek-R1 FP8 on 8 H200s, TP8, ideal profile with
+ * block-scaled FP8 at 0.1 of per-tensor (so the expert GEMMs are compute-bound at few rows), one
+ * prompt of 1,024 tokens: 1024 x 8 routed rows touch all 256 experts (1 - (31/32)^1024 ~ 1), 32
+ * rows each, fewer than the 64-row tile: each expert computes 32 + 64 - 64/2 x 32/64 = 80 rows'
+ * time, 32/80 = 0.4 of the rate: 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 1979e12 x 0.1 x 0.4 =
+ * 1.13939 ms a layer (its weights, 0.294 ms, read faster). The shared expert is one GEMM of 1,024
+ * rows at 1024 / (1024 + 64) of the rate: 2 x 1024 x 44,040,192 / 8 / (1979e12 x 0.1 x 1024/1088)
+ * = 0.060530 ms. 58 MoE layers: 69.596 ms. At the stack layer's moe share 0.5 the routed part
+ * takes twice as long. */
+START_TEST(grouped_gemm_tiles)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  prof.arch[ARCH_HOPPER].fp8_block_efficiency = 0.1;
+  SystemSpec full;
+  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
+  StepBatch b = { .prefill_tokens = 1024, .prefill_seqs = 1, .prefill_ctx = 512 };
+  StepTime t;
+  step_time(&e, &b, &t);
+  double routed = 2.0 * 1024 * 8 * 44040192.0 / 8 / (1979e12 * 0.1 * 32 / 80);
+  double shared = 2.0 * 1024 * 44040192.0 / 8 / (1979e12 * 0.1 * 1024 / 1088);
+  ck_assert_close(58 * (routed + shared), 69.596e-3, 1e-4);
+  ck_assert_close(t.moe, 58 * (routed + shared), 1e-4);
+  prof.on[ARCH_HOPPER].moe = 0.5;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.moe, 58 * (2 * routed + shared), 1e-4);
+  system_spec_clear(&full);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The attention projections' precision: FP4 checkpoints of MoE models leave attention in BF16
+ * (nvidia/DeepSeek-R1-NVFP4 excludes self_attn from quantization; gpt-oss quantizes only its
+ * experts); dense models' FP4 checkpoints and FP8 checkpoints keep their own precision. */
+START_TEST(dense_precision_of_checkpoints)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine ds4 = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP4, 8, &prof);
+  Engine ds8 = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  Engine oss = engine(c, "b200-hgx8", "gpt-oss-120b", PREC_FP4, 1, &prof);
+  Engine llama = engine(c, "b200-hgx8", "llama-3.3-70b", PREC_FP4, 1, &prof);
+  ck_assert_int_eq(engine_dense_precision(&ds4), PREC_BF16);
+  ck_assert_int_eq(engine_dense_precision(&oss), PREC_BF16);
+  ck_assert_int_eq(engine_dense_precision(&ds8), PREC_FP8);
+  ck_assert_int_eq(engine_dense_precision(&llama), PREC_FP4);
   profile_clear(&prof);
 }
 END_TEST
@@ -887,6 +947,8 @@ int main(void)
   tcase_add_test(tc, prefill_compute_bound);
   tcase_add_test(tc, attention_dp_prompt_on_one_rank);
   tcase_add_test(tc, fp8_block_scaled_gemms);
+  tcase_add_test(tc, grouped_gemm_tiles);
+  tcase_add_test(tc, dense_precision_of_checkpoints);
   tcase_add_test(tc, overlap_scheduler_by_stack);
   tcase_add_test(tc, ttft_carries_prefill);
   tcase_add_test(tc, disaggregated_ttft_has_handoff);

@@ -56,7 +56,8 @@ START_TEST(kv_transfer_nvlink_vs_nic)
   const SystemSpec *gb = catalog_system(c, "gb200-nvl72");
   ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8 };
   CommLinks l;
-  comm_links(gb, &a, 1.0, &l);
+  ArchStackProfile on = { 0 };
+  comm_links(gb, &a, &on, 1.0, &l);
   double bytes = memory_kv_bytes_per_token_layer(catalog_model(c, "deepseek-r1"), PREC_FP8) * 61 * 1000;
   ck_assert_close(bytes, 35.136e6, 1e-12);
   Network n;

@@ -218,7 +218,9 @@ int cmd_calibrate(int argc, char **argv)
   if ((!from && !atomic_file_write(raw_path, raw, -1, &err)) || !atomic_file_write(out_path, yaml, -1, &err))
     return cli_fail("calibrate", err);
   fprintf(stderr, "calibrate: wrote %s%s%s\n", out_path, from ? "" : " and ", from ? "" : raw_path);
-  fprintf(stderr, "calibrate: to fit the serving stacks around the measured figures on your own measured rows:\n"
-          "  aifsim fit ROWS.csv -p %s -o FITTED.yaml --hold %s\n", out_path, held);
+  fprintf(stderr, "calibrate: measured %s; the rest of the hardware layer is %s's\n", held,
+          base_path ? base_path : "the shipped profile");
+  fprintf(stderr, "calibrate: to fit the stack layer around the measured hardware on your own measured rows (the fit "
+          "holds the hardware layer):\n  aifsim fit ROWS.csv -p %s -o FITTED.yaml\n", out_path);
   return 0;
 }

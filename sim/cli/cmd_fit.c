@@ -28,14 +28,15 @@ int cmd_fit(int argc, char **argv)
     { "rounds", 'r', 0, G_OPTION_ARG_INT, &rounds, "coordinate-descent sweeps (default 6)", "N" },
     { "starts", 's', 0, G_OPTION_ARG_INT, &starts, "descend from N starts (the profile and N-1 seeded perturbations of it) and keep the lowest (default 1)", "N" },
     { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
-    { "hold", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &hold_args, "keep these profile keys as the starting profile has them (comma-separated, repeatable): the figures `aifsim calibrate` measured", "KEY,..." },
+    { "hold", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &hold_args, "keep these stack-layer keys as the starting profile has them too (comma-separated, repeatable; the hardware layer is always kept)", "KEY,..." },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
-  g_option_context_set_summary(ctx, "Fit the profile's per-architecture efficiencies and per-stack overheads to\n"
-                                    "measured results, print the error table and write the profile.");
+  g_option_context_set_summary(ctx, "Fit the profile's stack layer (what the serving stacks reach of the hardware\n"
+                                    "layer on each architecture, and each stack's overheads) to measured results,\n"
+                                    "holding the hardware layer; print the error table and write the profile.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "fit", &argc, &argv))
     return 2;
@@ -87,7 +88,8 @@ int cmd_fit(int argc, char **argv)
     prediction_clear(&preds[i]);
   g_free(preds);
   g_autofree char *yaml = profile_to_yaml(&prof, "# aifsim efficiency profile. Made by `aifsim fit`: see docs/validation.md.\n"
-                                                 "# Architectures without measured rows carry the newest fitted one.\n");
+                                                 "# The hardware layers are held; architectures without measured rows carry the newest\n"
+                                                 "# fitted stack layer.\n");
   gboolean ok = TRUE;
   if (out_path)
     ok = atomic_file_write(out_path, yaml, -1, &err);

@@ -20,7 +20,7 @@ static const Command commands[] = {
   { "plot", cmd_plot, "draw the AI-factory chart of a results file (PNG, SVG, PDF; gnuplot script)" },
   { "merge", cmd_merge, "join the results of the shards of a sweep" },
   { "validate", cmd_validate, "predict measured results and report the error per system, mode, source, framework" },
-  { "fit", cmd_fit, "fit the profile's efficiencies and overheads to measured results" },
+  { "fit", cmd_fit, "fit the profile's stack layer to measured results (the hardware layer held)" },
   { "calibrate", cmd_calibrate, "measure the local GPU with CUDA kernels and write a profile for it" },
   { "help", cmd_help, "help on a command, or 'help keys': every scenario key" },
 };

@@ -755,7 +755,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   network_init(&sp->net);
   if (d) { /* each engine's NVLink and NIC ports, one link each way, its GPUs' bandwidth together */
     CommLinks l;
-    comm_links(e->sys, &e->prof->arch[e->sys->arch], 1.0, &l);
+    comm_links(e->sys, &e->prof->arch[e->sys->arch], &e->prof->on[e->sys->arch], 1.0, &l);
     sp->same_domain = same_domain;
     sp->link_latency = l.latency;
     sp->handoff = e->prof->stack[e->stack].handoff_overhead;
