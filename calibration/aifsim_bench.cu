@@ -1,7 +1,7 @@
 /* aifsim_bench.cu — the calibration microbenchmarks `aifsim calibrate` runs on the local GPU.
  *
  * Framework-free kernels that measure what the step-time model's efficiencies stand for: HBM
- * streaming (read, write, copy on buffers far larger than L2), dense GEMM through cuBLAS (BF16) and
+ * streaming (read, write, copy on buffers far larger than L2), dense and grouped (expert) GEMM through cuBLAS (BF16) and
  * cuBLASLt (FP8 on Hopper and later, NVFP4 on Blackwell) over a grid of token counts M and weight shapes N x K, a
  * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products
  * as batched GEMMs, kernel-launch overhead and host<->device copies; with two or more GPUs, peer
@@ -22,6 +22,8 @@
  *   gemm    bf16, fp8 (per-tensor scales), fp8block (DeepSeek's 128 x 128 weight blocks and 1 x 128
  *           activation groups), fp4 (NVFP4, Blackwell and later): M tokens, N x K weights, BYTES =
  *           weight bytes
+ *   grouped bf16: expert GEMMs batched over E experts, M rows per expert, N x K weights each,
+ *           BYTES = all E experts' weight bytes
  *   attn    decode: M = batch, N = context tokens; prefill: M = tokens, N = heads, K = head
  *           dimension, BYTES = the score matrices' bytes, SECONDS = both unfused products
  *   launch, h2d, d2h, p2p (peer copies)
@@ -290,6 +292,55 @@ static void gemm_bf16(Timer *t, cublasHandle_t h, const int *ms, int nm, const i
       }
       if (best < 1e30)
         printf("gemm,bf16,%d,%d,%d,%zu,%.9g\n", ms[i], n, k, (size_t)n * k * 2, best);
+    }
+    CK(cudaFree(w));
+    CK(cudaFree(x));
+    CK(cudaFree(c));
+  }
+}
+
+/* Grouped (expert) GEMMs: E experts' N x K weights, each against its own M rows, as one strided
+ * batched cuBLAS call (the experts' rows are even here, as a balanced MoE layer's are on average):
+ * the shapes DeepSeek-R1 runs per GPU at EP8 (32 experts, gate+up 4096 x 7168, down 7168 x 2048)
+ * and gpt-oss-120b at EP1 (128 experts, gate+up 5760 x 2880). Few rows per expert pad the MMA's
+ * row tile; the fit (sim/calibrate.c) finds that tile from where the rate falls. M is the rows per
+ * expert, BYTES all the experts' weight bytes. */
+static void gemm_grouped(Timer *t, cublasHandle_t h, int quick)
+{
+  static const int ms_full[] = { 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512 };
+  static const int ms_quick[] = { 4, 16, 64, 128, 256 };
+  static const int shapes[][3] = { { 32, 4096, 7168 }, { 32, 7168, 2048 }, { 128, 5760, 2880 } };
+  const int *ms = quick ? ms_quick : ms_full;
+  int nm = quick ? 5 : 14, ns = quick ? 1 : 3;
+  for (int s = 0; s < ns; s++) {
+    int e = shapes[s][0], n = shapes[s][1], k = shapes[s][2], m_max = ms[nm - 1];
+    __nv_bfloat16 *w, *x, *c;
+    CK(cudaMalloc(&w, (size_t)e * n * k * 2));
+    CK(cudaMalloc(&x, (size_t)e * k * m_max * 2));
+    CK(cudaMalloc(&c, (size_t)e * n * m_max * 2));
+    k_fill_bf16<<<1024, 256>>>(w, (size_t)e * n * k, 7);
+    k_fill_bf16<<<1024, 256>>>(x, (size_t)e * k * m_max, 8);
+    CK(cudaGetLastError());
+    float one = 1, zero = 0;
+    for (int i = 0; i < nm; i++) {
+      int m = ms[i];
+      double best = 1e30;
+      for (int r = 0; r < reps + 1; r++) {
+        CK(cudaEventRecord(t->start));
+        cublasStatus_t st = cublasGemmStridedBatchedEx(
+          h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, w, CUDA_R_16BF, k, (long long)n * k, x, CUDA_R_16BF, k,
+          (long long)k * m, &zero, c, CUDA_R_16BF, n, (long long)n * m, e, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        CK(cudaEventRecord(t->stop));
+        if (st != CUBLAS_STATUS_SUCCESS) {
+          printf("# grouped bf16 %d %d %d x %d: cuBLAS status %d\n", m, n, k, e, (int)st);
+          break;
+        }
+        double sec = elapsed(t);
+        if (r > 0)
+          best = sec < best ? sec : best;
+      }
+      if (best < 1e30)
+        printf("grouped,bf16,%d,%d,%d,%zu,%.9g\n", m, n, k, (size_t)e * n * k * 2, best);
     }
     CK(cudaFree(w));
     CK(cudaFree(x));
@@ -788,6 +839,7 @@ int main(int argc, char **argv)
     return 1;
   }
   gemm_bf16(&t, h, ms, nm, nk, nnk);
+  gemm_grouped(&t, h, quick);
   static const int lens[] = { 1024, 4096, 8192 };
   attention_prefill(&t, h, lens, quick ? 2 : 3, 64);
   cublasDestroy(h);

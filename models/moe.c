@@ -69,3 +69,10 @@ double moe_token_groups(int experts, int k, int groups)
     miss *= fmax(experts - n - i, 0) / (experts - i);
   return groups * (1 - miss);
 }
+
+double moe_tile_rows(double rows, double tile)
+{
+  if (tile <= 0)
+    return rows;
+  return rows + tile - tile / 2 * MIN(rows / tile, 1.0);
+}

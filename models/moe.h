@@ -49,5 +49,11 @@ double moe_busiest_group_load(const MoePlacement *p, double tokens);
 /* Expected distinct groups a token's K experts fall in (drawn without repeats from E experts in
  * GROUPS equal groups): the copies a deduplicating dispatch sends of each token. */
 double moe_token_groups(int experts, int k, int groups);
+/* The rows a grouped (expert) GEMM computes for ROWS rows per expert in tiles of TILE rows: each
+ * expert's rows in whole tiles, fewer than a tile padding to one, more padding their last tile by
+ * half a tile on average over the experts' spread of rows (smoothly: ROWS + TILE - TILE/2 x
+ * min(ROWS/TILE, 1)). step_time.c charges expert GEMMs for these; calibrate.c fits TILE to the
+ * kernels' grouped GEMMs with the same rule. */
+double moe_tile_rows(double rows, double tile);
 
 #endif

@@ -175,8 +175,7 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
    * more pad their last tile (half a tile on average over the experts' spread of rows); experts
    * sliced over moe_tp GPUs run thin GEMMs besides */
   double cols = (double)m->expert_intermediate / mtp;
-  double padded = rows + r->tile_m - r->tile_m / 2 * MIN(rows / r->tile_m, 1.0);
-  double shape = rows / padded * (cols > 0 ? cols / (cols + r->half_n) : 1);
+  double shape = rows / moe_tile_rows(rows, r->tile_m) * (cols > 0 ? cols / (cols + r->half_n) : 1);
   double rate = r->peak_moe * shape;
   double t_compute = flops / rate;
   double local = moe_busiest_group_experts(m->experts, touched, e->ep);

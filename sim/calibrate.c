@@ -1,5 +1,6 @@
 /* calibrate.c — reading the calibration kernels' output and fitting the profile (calibrate.h). */
 #include "calibrate.h"
+#include "moe.h"
 #include "keytable.h"
 
 #include <math.h>
@@ -67,9 +68,9 @@ static gboolean parse_device(char **f, guint nf, const char *name, int line, Ben
 
 static gboolean parse_row(char **f, guint nf, const char *name, int line, BenchData *out, GError **error)
 {
-  static const char *const kinds[] = { "hbm", "gemm", "attn", "launch", "h2d", "d2h", "p2p", "nccl", "power", NULL };
+  static const char *const kinds[] = { "hbm", "gemm", "grouped", "attn", "launch", "h2d", "d2h", "p2p", "nccl", "power", NULL };
   if (!g_strv_contains(kinds, f[0])) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, attn, launch, h2d, d2h, p2p, nccl or power)", name, line, f[0]);
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, grouped, attn, launch, h2d, d2h, p2p, nccl or power)", name, line, f[0]);
     return FALSE;
   }
   if (nf != 7 || strlen(f[1]) >= sizeof ((BenchRow *)0)->variant) {
@@ -434,6 +435,49 @@ static void fit_collectives(const BenchData *d, const SystemSpec *sys, Calibrati
 
 static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GError **error);
 
+/* The grouped (expert) GEMMs' time on tiles of TILE rows (moe_tile_rows, as step_time.c charges
+ * them) at the dense curve's BF16 rate, or their weights' read; log error squared, summed. */
+static double grouped_loss(const BenchData *d, const SystemSpec *sys, const CalibrationFit *f, double tile)
+{
+  double loss = 0;
+  for (guint i = 0; i < d->rows->len; i++) {
+    const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
+    if (strcmp(r->kind, "grouped") != 0 || strcmp(r->variant, "bf16") != 0 || r->m <= 0 || r->n <= 0 || r->k <= 0)
+      continue;
+    double experts = r->bytes / (2 * r->n * r->k);
+    double rate = sys->flops_bf16 * f->gemm_efficiency * r->m / moe_tile_rows(r->m, tile);
+    double t = MAX(2 * experts * r->m * r->n * r->k / rate, r->bytes / f->hbm_bw) + f->gemm_fixed;
+    double l = log(t / r->seconds);
+    loss += l * l;
+  }
+  return loss;
+}
+
+/* The grouped GEMMs' tile rows: a log grid from 1 to 1,024 rows, then a finer one around the best.
+ * Left 0 (not measured) without grouped rows, or where the tile is not pinned: a tile 1.5x smaller
+ * or larger must explain the runs worse (with few rows per expert every GEMM reads its weights,
+ * and any tile below some size fits alike). */
+static void fit_grouped(const BenchData *d, const SystemSpec *sys, CalibrationFit *out)
+{
+  double best = 0, best_loss = INFINITY;
+  for (int i = 0; i <= 200; i++) {
+    double tile = pow(2, i / 20.0), l = grouped_loss(d, sys, out, tile);
+    if (l < best_loss)
+      best_loss = l, best = tile;
+  }
+  for (int i = -20; i <= 20; i++) {
+    double tile = best * pow(2, i / 400.0), l = grouped_loss(d, sys, out, tile);
+    if (l < best_loss)
+      best_loss = l, best = tile;
+  }
+  for (guint i = 0; i < d->rows->len; i++)
+    out->grouped_rows += strcmp(g_array_index(d->rows, BenchRow, i).kind, "grouped") == 0;
+  gboolean pinned = grouped_loss(d, sys, out, best / 1.5) > best_loss + 1e-6 &&
+                    grouped_loss(d, sys, out, best * 1.5) > best_loss + 1e-6;
+  if (out->grouped_rows > 0 && pinned)
+    out->grouped_tile_m = best, out->grouped_rms_log_error = sqrt(best_loss / out->grouped_rows);
+}
+
 gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit *out, GError **error)
 {
   *out = (CalibrationFit){ 0 };
@@ -458,6 +502,7 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
     fit_factor(fp4, out->hbm_bw, &c, FACTOR_FP4);
     out->fp4_efficiency = c.e * c.fp4;
   }
+  fit_grouped(d, sys, out);
   fit_collectives(d, sys, out);
   power_figures(d, sys, out);
   return fit_finite(out, sys, error);
@@ -476,6 +521,7 @@ static const struct {
   { "gemm_half_m", offsetof(CalibrationFit, gemm_half_m), FALSE },
   { "fp8_block_efficiency", offsetof(CalibrationFit, fp8_block_efficiency), FALSE },
   { "fp4_efficiency", offsetof(CalibrationFit, fp4_efficiency), FALSE },
+  { "grouped_tile_m", offsetof(CalibrationFit, grouped_tile_m), FALSE },
   { "nvlink_efficiency", offsetof(CalibrationFit, nvlink_efficiency), TRUE },
   { "collective_latency", offsetof(CalibrationFit, collective_latency), TRUE },
 };

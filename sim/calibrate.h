@@ -9,9 +9,12 @@
  * block-scaled FP8 with fp8_block_efficiency on top and NVFP4 (Blackwell) with fp4_efficiency,
  * fitted over every measured (M, N, K, precision) by least squares on log time with a fixed
  * time per GEMM beside it (launch, ramp and tail: the model counts those in the stack's
- * layer_overhead, so it is reported, not applied); with two or more GPUs, nvlink_efficiency and
- * collective_latency from NCCL all-reduce and all-to-all times, t = latency + bytes moved /
- * (NVLink one way x efficiency) as comm.c has it, least squares on relative error. Launch
+ * layer_overhead, so it is reported, not applied); grouped_tile_m from batched expert GEMMs of
+ * DeepSeek-R1's and gpt-oss's shapes (the tile rows whose padding, moe_tile_rows, best explains how
+ * their rate falls with few rows per expert, at the dense curve's BF16 rate); with two or more
+ * GPUs, nvlink_efficiency and collective_latency from NCCL all-reduce and all-to-all times,
+ * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
+ * relative error. Launch
  * overhead, decode-attention read rates, prefill attention's GEMM rate, peer-copy and host-link
  * figures are reported, not fitted:
  * the stack's overheads are the framework's, which framework-free kernels cannot see. Board power
@@ -46,6 +49,9 @@ typedef struct {
   double fp8_efficiency;       /* factor on gemm_efficiency for FP8 (1 without both precisions) */
   double fp8_block_efficiency; /* further factor for block-scaled FP8 (0: not measured) */
   double fp4_efficiency;       /* NVFP4's share of the FP4 peak (0: not measured) */
+  double grouped_tile_m;       /* rows of the grouped (expert) GEMMs' tile (0: not measured) */
+  double grouped_rms_log_error; /* of the grouped GEMMs' fit */
+  guint grouped_rows;
   double hbm_bw;               /* B/s, best streaming rate */
   double bf16_flops, fp8_flops, fp8_block_flops, fp4_flops; /* FLOP/s, best GEMM rate (0: none) */
   double nvlink_efficiency, collective_latency; /* from the collectives (when nccl_rows > 0) */

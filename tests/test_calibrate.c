@@ -2,6 +2,7 @@
  * GPU matched to its catalog system, and a known GEMM curve and HBM rate in, the same out. */
 #include "test_util.h"
 #include "calibrate.h"
+#include "moe.h"
 
 #include <string.h>
 
@@ -95,6 +96,70 @@ END_TEST
 /* Board power by phase: idle 124 W, HBM 443 W, GEMMs 692 W at 1466 of 1980 MHz give the catalog's
  * idle_power and memory_bound_power ((443 - 124) / (700 - 124) = 0.55382 against the H200's
  * 700 W TDP), the clock the limit leaves (0.74040) and the sustained rate (3.3e15 FLOP in 5 s). */
+/* Grouped (expert) GEMMs: batched GEMMs of 32 experts of 4096 x 7168 and 128 of 5760 x 2880 at 1 to
+ * 512 rows per expert, timed as if each expert's rows ran in tiles of TILE rows at the dense
+ * curve's BF16 rate (or read the weights): the fit finds TILE back, calibrate_apply writes it as the
+ * architecture's grouped_tile_m, and the model charges expert GEMMs with the same rule. With only
+ * a few rows per expert every GEMM reads weights and no tile can be told: left unmeasured. */
+static char *with_grouped(const SystemSpec *h200, const Truth *t, double tile, int max_rows)
+{
+  g_autofree char *base = synthetic(h200, t);
+  GString *s = g_string_new(base);
+  const double shapes[][3] = { { 32, 4096, 7168 }, { 128, 5760, 2880 } };
+  const int ms[] = { 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512 };
+  double bw = h200->hbm_bandwidth * t->hbm_eff;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 14 && ms[i] <= max_rows; i++) {
+      double e = shapes[j][0], n = shapes[j][1], k = shapes[j][2], m = ms[i];
+      double rate = h200->flops_bf16 * t->eff * m / moe_tile_rows(m, tile);
+      double time = fmax(2 * e * m * n * k / rate, e * n * k * 2 / bw) + t->fixed;
+      g_string_append_printf(s, "grouped,bf16,%.0f,%.0f,%.0f,%.0f,%.9g\n", m, n, k, e * n * k * 2, time);
+    }
+  return g_string_free(s, FALSE);
+}
+
+START_TEST(fit_grouped_tiles)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
+  const Truth t = { 0.82, 20, 0.925, 10e-6, 0.87, 0, 0 };
+  const double tiles[] = { 64, 128, 16 };
+  for (int i = 0; i < 3; i++) {
+    g_autofree char *text = with_grouped(h200, &t, tiles[i], 512);
+    BenchData d;
+    g_autoptr(GError) err = NULL;
+    ck_assert_msg(bench_parse(text, "synthetic", &d, &err), "%s", err ? err->message : "");
+    CalibrationFit f;
+    ck_assert(calibrate_fit(&d, h200, &f, &err));
+    ck_assert_uint_eq(f.grouped_rows, 28);
+    ck_assert_msg(fabs(f.grouped_tile_m / tiles[i] - 1) < 0.02, "tile %g, fitted %g", tiles[i], f.grouped_tile_m);
+    Profile p;
+    profile_defaults(&p);
+    calibrate_apply(&f, h200, &p);
+    ck_assert_close(p.arch[ARCH_HOPPER].grouped_tile_m, f.grouped_tile_m, 1e-12);
+    g_autofree char *keys = calibrate_measured_keys(&f, h200);
+    ck_assert_msg(strstr(keys, "hopper.grouped_tile_m"), "%s", keys);
+    profile_clear(&p);
+    bench_data_clear(&d);
+  }
+  /* 1-4 rows per expert: every grouped GEMM reads its weights; no tile is measured */
+  g_autofree char *text = with_grouped(h200, &t, 64, 4);
+  BenchData d;
+  g_autoptr(GError) err = NULL;
+  ck_assert(bench_parse(text, "synthetic", &d, &err));
+  CalibrationFit f;
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert(f.grouped_tile_m == 0);
+  Profile p;
+  profile_defaults(&p);
+  double before = p.arch[ARCH_HOPPER].grouped_tile_m;
+  calibrate_apply(&f, h200, &p);
+  ck_assert(p.arch[ARCH_HOPPER].grouped_tile_m == before);
+  profile_clear(&p);
+  bench_data_clear(&d);
+}
+END_TEST
+
 START_TEST(power_phases)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -297,6 +362,7 @@ int main(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, fit_recovers_a_known_curve);
   tcase_add_test(tc, power_phases);
+  tcase_add_test(tc, fit_grouped_tiles);
   tcase_add_test(tc, fit_fp4);
   tcase_add_test(tc, parse_errors);
   tcase_add_test(tc, fit_collectives);
