@@ -63,7 +63,7 @@ static double stack_large_share(const ArchStackProfile *on, Precision p)
  * block-scaled FP8 ones (DeepGEMM, CUTLASS) a share of those. */
 static double stack_gemm_share(const ArchStackProfile *on, const Engine *e, Precision p)
 {
-  return stack_large_share(on, p) * (p != PREC_FP4 && block_scaled(e, p) ? on->fp8_block : 1);
+  return stack_large_share(on, p) * (block_scaled(e, p) ? on->fp8_block : 1);
 }
 
 /* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the

@@ -437,12 +437,17 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
 
 /* The grouped (expert) GEMMs' time on tiles of TILE rows (moe_tile_rows, as step_time.c charges
  * them) at the dense curve's BF16 rate, or their weights' read; log error squared, summed. */
+static gboolean is_grouped(const BenchRow *r)
+{
+  return strcmp(r->kind, "grouped") == 0 && strcmp(r->variant, "bf16") == 0 && r->m > 0 && r->n > 0 && r->k > 0;
+}
+
 static double grouped_loss(const BenchData *d, const SystemSpec *sys, const CalibrationFit *f, double tile)
 {
   double loss = 0;
   for (guint i = 0; i < d->rows->len; i++) {
     const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
-    if (strcmp(r->kind, "grouped") != 0 || strcmp(r->variant, "bf16") != 0 || r->m <= 0 || r->n <= 0 || r->k <= 0)
+    if (!is_grouped(r))
       continue;
     double experts = r->bytes / (2 * r->n * r->k);
     double rate = sys->flops_bf16 * f->gemm_efficiency * r->m / moe_tile_rows(r->m, tile);
@@ -459,6 +464,10 @@ static double grouped_loss(const BenchData *d, const SystemSpec *sys, const Cali
  * and any tile below some size fits alike). */
 static void fit_grouped(const BenchData *d, const SystemSpec *sys, CalibrationFit *out)
 {
+  for (guint i = 0; i < d->rows->len; i++)
+    out->grouped_rows += is_grouped(&g_array_index(d->rows, BenchRow, i));
+  if (out->grouped_rows == 0)
+    return;
   double best = 0, best_loss = INFINITY;
   for (int i = 0; i <= 200; i++) {
     double tile = pow(2, i / 20.0), l = grouped_loss(d, sys, out, tile);
@@ -470,11 +479,9 @@ static void fit_grouped(const BenchData *d, const SystemSpec *sys, CalibrationFi
     if (l < best_loss)
       best_loss = l, best = tile;
   }
-  for (guint i = 0; i < d->rows->len; i++)
-    out->grouped_rows += strcmp(g_array_index(d->rows, BenchRow, i).kind, "grouped") == 0;
   gboolean pinned = grouped_loss(d, sys, out, best / 1.5) > best_loss + 1e-6 &&
                     grouped_loss(d, sys, out, best * 1.5) > best_loss + 1e-6;
-  if (out->grouped_rows > 0 && pinned)
+  if (pinned)
     out->grouped_tile_m = best, out->grouped_rms_log_error = sqrt(best_loss / out->grouped_rows);
 }
 

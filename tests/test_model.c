@@ -32,6 +32,14 @@ static void ideal_profile(Profile *p)
   }
 }
 
+/* ENGINE with attention data-parallel over its GPUs and whole experts on each (EP = its GPUs): the
+ * wide expert-parallel layout. */
+static Engine wide_ep(Engine e)
+{
+  e.ep = e.gpus, e.dp_attention = TRUE;
+  return e;
+}
+
 /* A copy of catalog system ID whose compute-bound work never meets the power limit (compute_power
  * 1): hand-worked compute-bound steps at the full clock on Hopper, whose catalog figure is 1.64. */
 static const SystemSpec *full_clock(const Catalog *c, const char *id, SystemSpec *copy)
@@ -225,8 +233,7 @@ START_TEST(eplb_slots)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   ideal_profile(&prof);
-  Engine e = engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP4, 32, &prof);
-  e.ep = 32, e.dp_attention = TRUE;
+  Engine e = wide_ep(engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP4, 32, &prof));
   ck_assert_int_eq(engine_experts_per_gpu(&e), 8);
   double w0 = memory_weight_bytes_gpu(&e);
   e.expert_slots = 288;
@@ -281,14 +288,12 @@ START_TEST(wide_ep_alltoall)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   ideal_profile(&prof);
-  Engine e = engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP8, 32, &prof);
-  e.ep = 32, e.dp_attention = TRUE;
+  Engine e = wide_ep(engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP8, 32, &prof));
   StepBatch b = { .decode_seqs = 256, .decode_ctx = 1024 };
   StepTime t;
   step_time(&e, &b, &t);
   ck_assert_close(t.comm, 109.623e-6, 1e-5);
-  Engine h = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 16, &prof);
-  h.ep = 16, h.dp_attention = TRUE;
+  Engine h = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 16, &prof));
   b.decode_seqs = 128;
   step_time(&h, &b, &t);
   ck_assert_close(t.comm, 824.0333e-6, 1e-6);
@@ -624,10 +629,9 @@ START_TEST(attention_dp_prompt_on_one_rank)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   ideal_profile(&prof);
-  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  Engine e = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
   SystemSpec full;
   e.sys = full_clock(c, "h200-sxm-hgx8", &full);
-  e.ep = 8, e.dp_attention = TRUE;
   StepBatch one = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 2048 };
   StepBatch eight = { .prefill_tokens = 8192, .prefill_seqs = 8, .prefill_ctx = 2048 };
   StepTime t1, t8;
