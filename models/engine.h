@@ -33,6 +33,7 @@ typedef struct {
   double sm_share;         /* Green Context: fraction of the SMs this stream owns; 0 means all */
   double bw_share;         /* fraction of HBM bandwidth it gets (the other stream takes the rest); 0: all */
   gboolean native_only;    /* refuse weights in a format the GPU has no tensor cores for */
+  double kv_fraction;      /* the fraction the stack's KV-pool rule takes as launched; 0: the stack's */
 } Engine;
 
 /* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */

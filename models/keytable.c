@@ -388,10 +388,31 @@ char *kt_value_text(const KtKey *key, const void *target)
 
 char *kt_value_yaml(const KtKey *key, const void *target)
 {
-  if (key->type != KT_STRING) /* numbers with units, null figures, enum names, booleans: plain */
+  if (key->type == KT_NUMBER) {
+    double v = *FIELD(target, key, double);
+    if (v == 0 && (key->flags & KT_NULLABLE))
+      return g_strdup("null");
+    return units_format_exact(v, key->dim);
+  }
+  if (key->type != KT_STRING) /* null figures, enum names, booleans: plain */
     return kt_value_text(key, target);
   const char *s = *FIELD(target, key, char *);
   return s ? kt_yaml_quote(s) : g_strdup("null"); /* an empty text is "" */
+}
+
+void kt_round_numbers(const KtTable *t, void *target)
+{
+  for (size_t i = 0; i < t->n_keys; i++) {
+    const KtKey *key = &t->keys[i];
+    if (key->type != KT_NUMBER)
+      continue;
+    double *v = FIELD(target, key, double);
+    g_autofree char *text = units_format(*v, key->dim);
+    double back;
+    const char *why;
+    if (isfinite(*v) && units_parse(text, key->dim, &back, &why))
+      *v = back;
+  }
 }
 
 char *kt_yaml_node(const yaml_node_t *node)

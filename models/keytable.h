@@ -84,9 +84,12 @@ void kt_emit_yaml(const KtTable *t, const void *target, GString *out, int indent
                   gpointer user);
 /* The text quoted for YAML when it needs to be (always for the null words: "null" as text). */
 char *kt_yaml_quote(const char *s);
-/* KEY's value in TARGET as YAML: a text quoted as needed or null when absent, anything else as
- * kt_value_text writes it. */
+/* KEY's value in TARGET as YAML: a text quoted as needed or null when absent, a number with the
+ * digits that read back to the bit (units_format_exact), anything else as kt_value_text writes it. */
 char *kt_value_yaml(const KtKey *key, const void *target);
+/* Sets every number of TARGET to what its 6-digit text (kt_value_text) reads back as: a file of
+ * fitted figures written after it stays short and reads back as the figures in use. */
+void kt_round_numbers(const KtTable *t, void *target);
 /* A scalar NODE as YAML that reads back the same: null for a plain null, else the text quoted. */
 char *kt_yaml_node(const yaml_node_t *node);
 

@@ -52,12 +52,38 @@ double memory_context(const Engine *e, double isl, double osl, gboolean prompt_o
   return isl + (e->prof->stack[e->stack].kv_reserve_full ? osl : osl / 2);
 }
 
+double memory_kv_pool(const Engine *e, double weights, double *reserve)
+{
+  const StackProfile *sp = &e->prof->stack[e->stack];
+  double hbm = e->sys->hbm_capacity, act = hbm * e->prof->memory_reserve, kv;
+  double f = e->kv_fraction > 0 ? e->kv_fraction : sp->kv_memory_fraction;
+  switch (sp->kv_pool) {
+  case KV_POOL_STATIC:
+    f = f > 0 ? f : 1 - e->prof->memory_reserve;
+    kv = f * hbm - weights;
+    act = (1 - f) * hbm;
+    break;
+  case KV_POOL_UTILIZATION:
+    kv = f * hbm - weights - act;
+    act = hbm - f * hbm + act;
+    break;
+  case KV_POOL_FREE:
+  default:
+    kv = hbm - weights - act;
+    kv = kv > 0 ? f * kv : kv;
+    act = hbm - weights - kv;
+    break;
+  }
+  if (reserve)
+    *reserve = act;
+  return kv;
+}
+
 char *memory_plan(const Engine *e, double ctx, MemoryPlan *out)
 {
   double hbm = e->sys->hbm_capacity;
   out->weights = memory_weight_bytes_gpu(e);
-  out->reserve = hbm * e->prof->memory_reserve;
-  out->kv_free = hbm - out->weights - out->reserve;
+  out->kv_free = memory_kv_pool(e, out->weights, &out->reserve);
   out->kv_per_seq = memory_kv_bytes_per_seq_gpu(e, ctx);
   out->max_seqs = out->kv_free > 0 ? floor(out->kv_free / out->kv_per_seq) * engine_attn_dp(e) : 0;
   if (out->kv_free <= 0)

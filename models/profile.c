@@ -7,6 +7,7 @@
 #include <string.h>
 
 const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
+const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NULL };
 
 /* The hardware layer's keys, with each architecture's figures as defaults (sources in
  * docs/validation.md, "Two layers"); fractions of a datasheet peak are at most 1. */
@@ -34,7 +35,7 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".stacks.nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, on[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".stacks.nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, on[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".stacks.overhead_scale", KT_NUMBER, DIM_NONE, "1", "factor on the stacks' GPU-side step, layer and MoE-layer overheads on this architecture (1 on Hopper, the reference)", offsetof(Profile, on[i].overhead_scale), NULL, KT_POSITIVE, NULL, NULL, 100, 0 }
-#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens)                                                                                 \
+#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens, pool_rule, pool_fraction)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "GPU-side time per engine step (sampling, the step's fixed kernels)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".host_overhead", KT_NUMBER, DIM_TIME, "0 s", "host time per engine step (scheduling, batch forming): hidden under the GPU's step by the overlap scheduler", offsetof(Profile, stack[i].host_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
@@ -47,6 +48,8 @@ const char *const stack_names[] = { "trtllm", "sglang", "vllm", NULL };
   { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".handoff_overhead", KT_NUMBER, DIM_TIME, "50 ms", "disaggregated serving: time more between a prompt's prefill and its KV transfer (second hop, worker handshake, transfer set-up)", offsetof(Profile, stack[i].handoff_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".kv_reserve_full", KT_BOOL, 0, reserve_full, "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".kv_pool", KT_ENUM, 0, pool_rule, "how the stack sizes its KV pool: free-memory (a fraction of what the weights and activations leave: TensorRT-LLM), static (weights and pool within a fraction of HBM: SGLang), utilization (everything within a fraction of HBM: vLLM)", offsetof(Profile, stack[i].kv_pool), kv_pool_names, 0, NULL, NULL, 0, 0 }, \
+  { name ".kv_memory_fraction", KT_NUMBER, DIM_FRACTION, pool_fraction, "the fraction kv_pool takes (free_gpu_memory_fraction, mem_fraction_static, gpu_memory_utilization); 0 with static: HBM less memory_reserve, SGLang 0.5's default", offsetof(Profile, stack[i].kv_memory_fraction), NULL, KT_NONNEG, NULL, NULL, 1, 0 }, \
   { name ".max_seqs_per_rank", KT_NUMBER, DIM_NONE, "256", "sequences the scheduler runs per step per attention rank", offsetof(Profile, stack[i].max_seqs_per_rank), NULL, KT_POSITIVE, NULL, NULL, 1e6, 0 }, \
   { name ".mtp_acceptance", KT_NUMBER, DIM_FRACTION, "0.7", "MTP draft acceptance under the stack's rule (validate rows)", offsetof(Profile, stack[i].mtp_acceptance), NULL, 0, NULL, NULL, 0, 0 }, \
   { name ".adp_balance_timeout", KT_NUMBER, DIM_NONE, adp_timeout, "attention-DP balancing: steps new prompts are held until every rank has one (0 = off)", offsetof(Profile, stack[i].adp_balance_timeout), NULL, KT_NONNEG, NULL, NULL, 1e6, 0 }, \
@@ -79,10 +82,10 @@ static const KtKey keys[] = {
    * scheduling is opt-in. TensorRT-LLM's PyTorch executor and SGLang capture CUDA graphs for
    * decode-only batches; vLLM V1 captures piecewise graphs for any batch up to 512 tokens
    * (compilation_config.max_capture_size). */
-  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0"),
-  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0"),
-  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512"),
-  { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM kept for activations, runtime and fragmentation", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
+  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0", "free-memory", "0.9"),
+  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0", "static", "0"),
+  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512", "utilization", "0.9"),
+  { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM a forward pass's activations and the runtime take (the stacks' KV-pool rules work around it)", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL, 64, 0 },
 };
 
@@ -112,8 +115,11 @@ gboolean profile_load(Profile *p, const char *path, GError **error)
 
 char *profile_to_yaml(const Profile *p, const char *header)
 {
+  /* fitted figures at 6 digits, as they always were written: the file reads back as those */
+  Profile r = *p;
+  kt_round_numbers(&profile_table, &r);
   GString *out = g_string_new(header);
-  kt_emit_yaml(&profile_table, p, out, 0, NULL, NULL);
+  kt_emit_yaml(&profile_table, &r, out, 0, NULL, NULL);
   return g_string_free(out, FALSE);
 }
 

@@ -74,6 +74,20 @@ typedef struct {
   double overhead_scale;
 } ArchStackProfile;
 
+/* How a serving stack sizes its KV-cache pool on each GPU, as each documents it. */
+typedef enum {
+  /* TensorRT-LLM (KvCacheConfig.free_gpu_memory_fraction, 0.9 by default): the fraction of the
+   * memory left after the weights and a profiled forward pass (activations) */
+  KV_POOL_FREE,
+  /* SGLang (--mem-fraction-static): weights and KV pool together take the fraction of the GPU's
+   * memory. Its default (fraction 0 here) leaves the GPU's memory less what a forward pass and the
+   * CUDA graphs reserve (SGLang 0.5's rule; older releases took 0.88 down to 0.79 by TP size) */
+  KV_POOL_STATIC,
+  /* vLLM (--gpu-memory-utilization, 0.9): everything, activations included, within the fraction */
+  KV_POOL_UTILIZATION,
+} KvPoolRule;
+extern const char *const kv_pool_names[]; /* "free-memory", "static", "utilization", NULL */
+
 typedef struct {
   /* A step's overhead in parts (docs/model.md, "Step overheads"): */
   double step_overhead;       /* s per engine step on the GPU's side: sampling, the step's fixed kernels */
@@ -102,6 +116,10 @@ typedef struct {
   double handoff_overhead;
   double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */
   gboolean kv_reserve_full;   /* admission reserves KV for the whole ISL + OSL (no eviction) */
+  /* How the stack sizes its KV pool (memory.c): its rule and the fraction it takes (0 with
+   * KV_POOL_STATIC: HBM less the activation reserve). */
+  KvPoolRule kv_pool;
+  double kv_memory_fraction;
   double mtp_acceptance;      /* acceptance of MTP drafts under the stack's acceptance rule */
   /* Attention-DP balancing (TensorRT-LLM's attention_dp_config): an engine whose ranks each hold
    * their own sequences holds new prompts until every rank has one (or for this many steps), then

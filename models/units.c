@@ -151,17 +151,18 @@ gboolean units_parse(const char *text, UnitDim dim, double *out_si, const char *
   return TRUE;
 }
 
-char *units_format(double si, UnitDim dim)
+/* SI at PREC significant digits with a readable prefix. */
+static char *format_prec(double si, UnitDim dim, int prec)
 {
   const char *sym = dim_info[dim].symbol;
   if (dim == DIM_FRACTION)
-    return g_strdup_printf("%.6g%%", si * 100.0);
+    return g_strdup_printf("%.*g%%", prec, si * 100.0);
   if (dim == DIM_ENERGY_PRICE)
-    return g_strdup_printf("%.6g USD/kWh", si * 3.6e6);
+    return g_strdup_printf("%.*g USD/kWh", prec, si * 3.6e6);
   if (dim == DIM_TIME && si >= 31557600.0 * 0.999)
-    return g_strdup_printf("%.6g y", si / 31557600.0);
+    return g_strdup_printf("%.*g y", prec, si / 31557600.0);
   if (dim == DIM_NONE || dim == DIM_MONEY || dim == DIM_RATE || si == 0)
-    return g_strdup_printf("%.6g%s%s", si, *sym ? " " : "", sym);
+    return g_strdup_printf("%.*g%s%s", prec, si, *sym ? " " : "", sym);
   static const struct { double f; const char *p; } steps[] = {
     { 1e18, "E" }, { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" },
     { 1, "" }, { 1e-3, "m" }, { 1e-6, "u" }, { 1e-9, "n" },
@@ -173,7 +174,38 @@ char *units_format(double si, UnitDim dim)
     if (dim != DIM_TIME && steps[i].f < 1)
       break;
     if (a >= steps[i].f * 0.9995 || i + 1 == G_N_ELEMENTS(steps))
-      return g_strdup_printf("%.6g %s%s", si / steps[i].f, steps[i].p, sym);
+      return g_strdup_printf("%.*g %s%s", prec, si / steps[i].f, steps[i].p, sym);
   }
-  return g_strdup_printf("%.4g %s", si, sym);
+  return g_strdup_printf("%.*g %s", prec > 6 ? prec : 4, si, sym);
+}
+
+char *units_format(double si, UnitDim dim)
+{
+  return format_prec(si, dim, 6);
+}
+
+/* TEXT reads back as SI, to the bit. */
+static gboolean reads_back(const char *text, UnitDim dim, double si)
+{
+  double back;
+  const char *why;
+  return units_parse(text, dim, &back, &why) && back == si;
+}
+
+char *units_format_exact(double si, UnitDim dim)
+{
+  for (int prec = 6; prec <= 17 && isfinite(si); prec++) {
+    char *text = format_prec(si, dim, prec);
+    if (reads_back(text, dim, si))
+      return text;
+    g_free(text);
+  }
+  /* a prefix's factor rounds some values away: the SI unit itself, whose 17 digits are the double */
+  char *plain = dim == DIM_FRACTION ? g_strdup_printf("%.17g", si)
+                                    : g_strdup_printf("%.17g%s%s", si, *dim_info[dim].symbol ? " " : "",
+                                                      dim_info[dim].symbol);
+  if (reads_back(plain, dim, si) || !isfinite(si))
+    return plain;
+  g_free(plain);
+  return format_prec(si, dim, 17);
 }

@@ -35,5 +35,9 @@ const char *units_example(UnitDim dim);
 /* Formats an SI value with a readable prefix: 1.8e12 B/s -> "1.8 TB/s". Returns a newly allocated
  * string. */
 char *units_format(double si, UnitDim dim);
+/* The same with as many digits as reading the text back needs to give SI exactly (6 where they
+ * do, up to 17): what files that are read again are written with (143771 MiB is 150.754820096 GB,
+ * not 150.755 GB). */
+char *units_format_exact(double si, UnitDim dim);
 
 #endif

@@ -28,14 +28,15 @@ typedef struct {
 
 typedef enum {
   S_ADP_BALANCE, S_ADP_WAIT, S_BW_TIMEOUT, S_BW_TOKENS, S_RECV, S_OVERLAP, /* the stack's scheduler */
-  S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV, S_EXPERT_SLOTS,
+  S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV, S_EXPERT_SLOTS, S_DECODE_RANK_BATCH, S_KV_FRACTION,
   S_COUNT_
 } SetKey;
 static const char *const set_names[] = { "adp_balance_timeout", "adp_batching_wait", "batch_wait_timeout",
                                          "batch_wait_tokens", "recv_interval", "overlap", "draft_tokens",
-                                         "max_batch", "chunk", "kv_cache", "expert_slots", NULL };
+                                         "max_batch", "chunk", "kv_cache", "expert_slots",
+                                         "decode_rank_batch", "kv_memory_fraction", NULL };
 
-typedef enum { V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS } ValueKind;
+typedef enum { V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS, V_GRAPH_FLOOR } ValueKind;
 
 typedef struct {
   SetKey key;
@@ -175,14 +176,24 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
     return (s->value = strcmp(t, "true") == 0), TRUE;
   if (s->key == S_MAX_BATCH && strcmp(t, "concurrency") == 0)
     return (s->kind = V_CONCURRENCY), TRUE;
+  if (s->key == S_DECODE_RANK_BATCH && strcmp(t, "graph-floor") == 0)
+    return (s->kind = V_GRAPH_FLOOR), TRUE;
   if (s->key == S_CHUNK && strcmp(t, "trtllm-max-num-tokens") == 0)
     return (s->kind = V_TRTLLM_TOKENS), TRUE;
   if (s->key == S_KV) {
     int p = name_index(precision_names, t);
     return p < 0 ? bad(d, v, error, "expected a precision: bf16, fp8 or fp4") : ((s->value = p), TRUE);
   }
-  if (!number(d, v, &s->value, error) || s->value < 0)
-    return bad(d, v, error, s->key <= S_OVERLAP ? "expected a number >= 0 or stack" : "expected a number >= 0");
+  const char *want = s->key <= S_OVERLAP              ? "expected a number >= 0 or stack"
+                     : s->key == S_DECODE_RANK_BATCH ? "expected a number >= 0 or graph-floor"
+                                                     : "expected a number >= 0";
+  double x;
+  const char *why = NULL;
+  if (!units_parse(t, DIM_NONE, &x, &why) || x < 0) /* one message, said once */
+    return bad(d, v, error, want);
+  s->value = x;
+  if (s->key == S_KV_FRACTION && !(s->value > 0 && s->value <= 1))
+    return bad(d, v, error, "expected a fraction above 0, up to 1");
   if (s->key == S_EXPERT_SLOTS && s->value > 1 << 20)
     return bad(d, v, error, "expected expert slots up to 1048576");
   return TRUE;
@@ -321,11 +332,22 @@ static gboolean matches(const Cond *c, const RecipeRow *row)
   return (c->min_open ? x > c->min : x >= c->min) && (c->max_open ? x < c->max : x <= c->max);
 }
 
+double recipes_graph_floor(double users)
+{
+  if (users >= 512)
+    return floor(users / 256) * 256;
+  double b = 1;
+  while (b * 2 <= users)
+    b *= 2;
+  return b;
+}
+
 void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
 {
   *out = (RecipeSettings){ .adp_balance_timeout = NAN, .adp_batching_wait = NAN, .batch_wait_timeout = NAN,
                            .batch_wait_tokens = NAN, .recv_interval = NAN, .overlap = NAN, .draft_tokens = -1,
-                           .max_batch = NAN, .chunk = NAN, .kv_cache = -1, .expert_slots = -1 };
+                           .max_batch = NAN, .chunk = NAN, .kv_cache = -1, .expert_slots = -1,
+                           .decode_rank_batch = NAN, .kv_memory_fraction = NAN };
   double *sched[] = { &out->adp_balance_timeout, &out->adp_batching_wait, &out->batch_wait_timeout,
                       &out->batch_wait_tokens, &out->recv_interval, &out->overlap };
   gboolean trtllm_tokens = FALSE;
@@ -350,6 +372,10 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
         out->kv_cache = (int)s->value;
       } else if (s->key == S_EXPERT_SLOTS) {
         out->expert_slots = (int)s->value;
+      } else if (s->key == S_KV_FRACTION) {
+        out->kv_memory_fraction = s->value;
+      } else if (s->key == S_DECODE_RANK_BATCH) {
+        out->decode_rank_batch = s->kind == V_GRAPH_FLOOR ? recipes_graph_floor(row->decode_rank_users) : s->value;
       }
     }
   }

@@ -3,7 +3,8 @@
  * A recipes file (calibration/measured/recipes.yaml) lists recipes: conditions on a measured row
  * (source, model, framework, mode, system, precision, lengths, concurrency, ...) and the launch
  * settings the benchmark's scripts gave such a row (the stack's scheduler figures, MTP drafts, the
- * batch cap, the step's token budget, the KV cache's precision, the decode engine's EPLB slots),
+ * batch cap, the step's token budget, the KV cache's precision and pool, the decode engine's EPLB
+ * slots and batch cap),
  * each naming its source; and the
  * MLPerf rules (the dataset's prompt length, the latency limits), and the benchmarks' load
  * generators (how they draw lengths and how many requests they send). validate.c asks for the settings
@@ -37,6 +38,8 @@ typedef struct {
   double max_batch, chunk;     /* NAN: not set */
   int kv_cache;                /* Precision, or -1: not set */
   int expert_slots;            /* the decode engine's EPLB slots (0: none), or -1: not set */
+  double decode_rank_batch;    /* disaggregated: sequences a decode attention rank runs at most; NAN: not set */
+  double kv_memory_fraction;   /* the fraction the stack's KV-pool rule took on every engine; NAN: the stack's */
 } RecipeSettings;
 
 typedef struct {
@@ -57,6 +60,9 @@ Recipes *recipes_load(const char *path, GError **error);
 void recipes_free(Recipes *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Recipes, recipes_free)
 
+/* The batch cap a recipe sized as a CUDA-graph batch for USERS sequences a rank: the largest power
+ * of two up to 256, beyond that the largest multiple of 256, not above USERS (at least 1). */
+double recipes_graph_floor(double users);
 /* The settings for ROW (all unset when no recipe matches). */
 void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out);
 /* MLPerf's rules for MODEL, or NULL. */

@@ -103,6 +103,10 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->kv_asked = (KvPrecision)(s.kv_cache + 1); /* KvPrecision is Precision after KVP_AUTO */
   if (s.expert_slots >= 0 && r->decode.ep > 1)
     r->decode.expert_slots = s.expert_slots;
+  if (!isnan(s.kv_memory_fraction))
+    r->decode.kv_fraction = r->prefill.kv_fraction = s.kv_memory_fraction;
+  if (!isnan(s.decode_rank_batch) && r->disaggregated) /* per decode engine from here on */
+    r->load.max_batch = MAX(1, s.decode_rank_batch) * (r->decode.dp_attention ? r->decode.gpus : 1);
 }
 
 static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipes *rec)
@@ -409,6 +413,8 @@ static void sim_config_of(const ValRow *r, SimConfig *p)
     p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
   }
   p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = (int)MIN(r->load.max_batch, 1 << 20);
+  if (r->disaggregated) /* the cap is the decode engines'; prefill batches by its token budget */
+    p->prefill.max_batch = 1 << 20;
   p->agg.chunked_prefill = (int)r->load.chunk;
   p->prefill.chunked_prefill = (int)r->load.chunk;
 }
@@ -533,6 +539,25 @@ static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, 
   }
 }
 
+double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n)
+{
+  g_autoptr(GArray) ape = g_array_new(FALSE, FALSE, sizeof(double));
+  static const Metric pooled[] = { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER };
+  for (guint i = 0; i < rows->len; i++)
+    for (gsize k = 0; k < G_N_ELEMENTS(pooled); k++) {
+      double e = validate_ape(rows->pdata[i], &preds[i], pooled[k]);
+      if (isfinite(e))
+        g_array_append_val(ape, e);
+    }
+  if (n)
+    *n = ape->len;
+  static const double half = 0.5;
+  double at = NAN;
+  if (ape->len)
+    stats_quantiles(ape, &half, 1, &at);
+  return at;
+}
+
 char *validate_summary(GPtrArray *rows, const Prediction *preds)
 {
   GString *out = g_string_new(NULL);
@@ -550,6 +575,11 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds)
   group_lines(out, rows, preds, "source_kind");
   group_lines(out, rows, preds, "framework");
   g_string_append(out, "(median and p90 of |predicted / measured - 1|; n = rows with both values)\n");
+  guint n;
+  double pooled = validate_pooled_median(rows, preds, &n);
+  if (n)
+    g_string_append_printf(out, "pooled: throughput per GPU and tokens/s per user, median %.1f%% over %u figures\n",
+                           100 * pooled, n);
   return g_string_free(out, FALSE);
 }
 

@@ -67,8 +67,11 @@ void validate_predict_simgrid(ValRow *row, const Profile *prof, Prediction *out)
 void prediction_clear(Prediction *p);
 /* |predicted / measured - 1|, or NAN when either is missing. */
 double validate_ape(const ValRow *r, const Prediction *p, Metric m);
+/* The headline figure: the median APE of throughput per GPU and tokens/s per user pooled (each
+ * row's two errors in one list); N (may be NULL) gets how many errors it is over. NAN when none. */
+double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n);
 /* The error table: per system, per mode, per source, per serving framework and overall, the median and p90 APE of each
- * metric and the counts of ok / infeasible / unsupported rows. */
+ * metric and the counts of ok / infeasible / unsupported rows; then the pooled median. */
 char *validate_summary(GPtrArray *rows, const Prediction *preds);
 /* PREDICTIONS.csv text. */
 char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds);

@@ -250,7 +250,7 @@ CSV
 expect_rc 0 "validate" "$AIFSIM" validate "$out/m.csv" -o "$out/pred.csv"
 grep -q '^all ' "$out/stdout" && ok || fail "validate prints the error table"
 grep -q '^r1,ok,,[0-9]' "$out/pred.csv" && ok || fail "validate predicts the H200 row"
-grep -q '^r2,infeasible,"needs [0-9.]* GB per GPU for weights and reserve, has 80.0 GB"' "$out/pred.csv" && ok ||
+grep -q '^r2,infeasible,"needs [0-9.]* GB per GPU for weights and reserve, has 85.5 GB"' "$out/pred.csv" && ok ||
   fail "DeepSeek-R1 FP8 on eight H100s is infeasible with its numbers"
 grep -q '^r1,ok,,[0-9].*(des)$' "$out/pred.csv" && ok || fail "validate event-simulates the concurrency row by default"
 expect_rc 0 "validate by the steady state" "$AIFSIM" validate "$out/m.csv" --engine steady -o "$out/pred-steady.csv"

@@ -415,15 +415,48 @@ START_TEST(infeasible_with_numbers)
   Profile prof;
   profile_defaults(&prof);
   prof.memory_reserve = 0.05;
-  /* Llama-3.1-405B in FP8 on one H100: ~400 GB of weights on an 80 GB GPU */
+  /* Llama-3.1-405B in FP8 on one H100: ~400 GB of weights on an 80 GiB GPU */
   Engine e = engine(c, "h100-sxm-hgx8", "llama-3.1-405b", PREC_FP8, 1, &prof);
   MemoryPlan m;
   g_autofree char *why = memory_plan(&e, 2048, &m);
   ck_assert_ptr_nonnull(why);
-  g_autofree char *want = g_strdup_printf("needs %.1f GB per GPU for weights and reserve, has 80.0 GB",
-                                          (m.weights + 0.05 * 80e9) / 1e9);
+  /* 81,559 MiB as nvidia-smi shows it: 85.5 GB */
+  g_autofree char *want = g_strdup_printf("needs %.1f GB per GPU for weights and reserve, has 85.5 GB",
+                                          (m.weights + 0.05 * 81559.0 * 1048576) / 1e9);
   ck_assert_str_eq(why, want);
   ck_assert(m.weights > 400e9 && m.weights < 420e9);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Each stack sizes its KV pool by its own rule. Llama-3.3-70B in FP8 on one H200 (143,771 MiB =
+ * 150.7548e9 B as nvidia-smi shows it): weights 68.4510e9 B of FP8 layers + 2 x 128256 x 8192 x 2 B
+ * of BF16 embedding and LM head = 72.6536e9 B; activations 4% of HBM = 6.0302e9 B.
+ *   TensorRT-LLM, 0.9 of what is free: 0.9 x (150.7548 - 72.6536 - 6.0302)e9 = 64.8639e9 B
+ *   SGLang, its default (HBM less activations): 0.96 x 150.7548e9 - 72.6536e9 = 72.0710e9 B;
+ *     launched with --mem-fraction-static 0.82: 0.82 x 150.7548e9 - 72.6536e9 = 50.9653e9 B
+ *   vLLM, 0.9 of HBM for everything: 135.6793e9 - 72.6536e9 - 6.0302e9 = 56.9955e9 B
+ * The rest is what each leaves to activations and the runtime. */
+START_TEST(kv_pool_rules_of_the_stacks)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.memory_reserve = 0.04;
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof);
+  ck_assert_double_eq(e.sys->hbm_capacity, 143771.0 * 1048576);
+  double w = memory_weight_bytes_gpu(&e), reserve;
+  ck_assert_close(w, 72.6536e9, 1e-5);
+  ck_assert_close(memory_kv_pool(&e, w, &reserve), 64.8639e9, 1e-5);
+  ck_assert_close(reserve, e.sys->hbm_capacity - w - 64.8639e9, 1e-5);
+  e.stack = STACK_SGLANG;
+  ck_assert_close(memory_kv_pool(&e, w, NULL), 72.0710e9, 1e-5);
+  e.kv_fraction = 0.82;
+  ck_assert_close(memory_kv_pool(&e, w, &reserve), 50.9653e9, 1e-5);
+  ck_assert_close(reserve, 0.18 * e.sys->hbm_capacity, 1e-9);
+  e.kv_fraction = 0;
+  e.stack = STACK_VLLM;
+  ck_assert_close(memory_kv_pool(&e, w, NULL), 56.9955e9, 1e-5);
   profile_clear(&prof);
 }
 END_TEST
@@ -945,6 +978,7 @@ int main(void)
   tcase_add_test(tc, step_overhead_parts);
   tcase_add_test(tc, power_limited_clock);
   tcase_add_test(tc, infeasible_with_numbers);
+  tcase_add_test(tc, kv_pool_rules_of_the_stacks);
   tcase_add_test(tc, fp4_weight_only_on_hopper);
   tcase_add_test(tc, mtp_tokens_per_step);
   tcase_add_test(tc, closed_loop_littles_law);

@@ -93,6 +93,32 @@ START_TEST(format_round_trips)
 }
 END_TEST
 
+/* Files that are read again (the resolved scenario, the catalog copy, profiles) must give back
+ * every figure to the bit: an H200's 143,771 MiB is 150,754,820,096 B, which 6 digits ("150.755
+ * GB") do not hold, so the exact form takes the digits it needs ("150.754820096 GB"); figures 6
+ * digits hold keep their short form. Every dimension, over values of every size. */
+START_TEST(exact_format_reads_back_bit_for_bit)
+{
+  g_autofree char *h200 = units_format_exact(143771.0 * 1048576, DIM_BYTES);
+  ck_assert_str_eq(h200, "150.754820096 GB");
+  g_autofree char *short_form = units_format_exact(141e9, DIM_BYTES);
+  ck_assert_str_eq(short_form, "141 GB");
+  GRand *r = g_rand_new_with_seed(7);
+  static const UnitDim dims[] = { DIM_BYTES, DIM_BANDWIDTH, DIM_POWER, DIM_TIME, DIM_FRACTION, DIM_FLOPS,
+                                  DIM_ENERGY_PRICE, DIM_NONE };
+  for (gsize d = 0; d < G_N_ELEMENTS(dims); d++)
+    for (int k = 0; k < 2000; k++) {
+      double v = g_rand_double(r) * pow(10, g_rand_int_range(r, -9, 19));
+      g_autofree char *t = units_format_exact(v, dims[d]);
+      double back = NAN;
+      const char *why = NULL;
+      ck_assert_msg(units_parse(t, dims[d], &back, &why) && back == v, "%.17g as '%s' reads back as %.17g", v, t,
+                    back);
+    }
+  g_rand_free(r);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("units");
@@ -103,6 +129,7 @@ int main(void)
   tcase_add_test(tc, fractions_money_rates);
   tcase_add_test(tc, refusals_say_why);
   tcase_add_test(tc, format_round_trips);
+  tcase_add_test(tc, exact_format_reads_back_bit_for_bit);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

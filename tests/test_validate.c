@@ -16,7 +16,7 @@ static const char *const csv_text =
   "tpot_ms,ttft_ms\n"
   "x,agg1,inferencex,h200-sxm-hgx8,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150\n"
   "x,agg2,inferencex,b200-hgx8,8,deepseek-r1,fp4,8192,1024,64,concurrency,agg,4,4,1,,,,,,,,,,,mtp,sglang,300,40,25,900\n"
-  "x,dis1,inferencex,gb200-nvl72,24,deepseek-r1,fp4,1024,1024,256,concurrency,disagg,,,,1,4,4,1,1,16,16,1,8,16,none,dynamo-trt,500,60,16,300\n"
+  "x,dis1,inferencex,gb200-nvl72,24,deepseek-r1,fp4,1024,1024,240,concurrency,disagg,,,,1,4,4,1,1,16,16,1,8,16,none,dynamo-trt,500,60,16,300\n"
   "x,mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,,\n"
   "x,mlp2,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,server,agg,,,,,,,,,,,,,,,trtllm,3900,7,,400\n"
   "x,bad1,inferencex,mi355x,8,deepseek-r1,fp8,1024,1024,16,concurrency,agg,8,8,0,,,,,,,,,,,none,trt,100,50,20,150\n"
@@ -73,7 +73,7 @@ START_TEST(rows_to_predictions)
    * framework, drafts (the recipes give SGLang's EAGLE 2), closed-loop users */
   ck_assert_str_eq(p[0].config, "agg 1x tp8 ep8 fp8 trtllm c16");
   ck_assert_str_eq(p[1].config, "agg 2x tp4 ep4 dp fp4 sglang mtp2 c64");
-  ck_assert_str_eq(p[2].config, "P 1x tp8 ep4 dp D 1x tp16 ep16 dp fp4 dynamo-trt c256");
+  ck_assert_str_eq(p[2].config, "P 1x tp8 ep4 dp D 1x tp16 ep16 dp fp4 dynamo-trt c240");
   /* predictions are positive and the server row meets its TPOT target (0.7 x 200 ms) */
   for (int i = 0; i < 5; i++)
     ck_assert(p[i].predicted[MET_OUT_TOK_S_PER_GPU] > 0);
@@ -122,7 +122,7 @@ static const ValRow *row_of(GPtrArray *rows, const char *id)
  * rank of (1 + 1) x 256 / 8 + 1024 + 64 = 1152 tokens (a multiple of 64); trt2, B200 FP8 at 1k/1k
  * with 128 users and no attention-DP: max(8192, 128 + 1024 + 64 -> 1216) = 8192 tokens and batch
  * waiting 40 steps / 80%; sgl1, SGLang FP4 on B200 at 64 users with MTP: a look every 30 decode
- * steps, 256 running requests, 16384-token chunks, 2 drafts; sgl2, SGLang on H200 at 8k/1k: every
+ * steps, 512 running requests, 16384-token chunks, 2 drafts; sgl2, SGLang on H200 at 8k/1k: every
  * step, 256 requests; the Dynamo rows keep the profile's scheduler settings and take the recipes'
  * MTP depth: dis1, 256 users on one 16-rank attention-DP decode worker = 16 per rank -> 3 drafts;
  * dis2, 2253 users on 16 ranks = 140.8 per rank -> 1; dis3, 1214 users on 2 x 8 ranks = 75.9 ->
@@ -163,14 +163,28 @@ START_TEST(inferencex_launch_settings)
   ck_assert(t1->adp_balance_timeout == 60 && t1->adp_batching_wait == 0 && t1->batch_wait_timeout == 0);
   ck_assert(t2->draft_tokens == 0 && t2->load.chunk == 8192);
   ck_assert(t2->batch_wait_timeout == 40 && t2->batch_wait_tokens == 0.8);
-  ck_assert(s1->recv_interval == 30 && s1->load.max_batch == 256 && s1->load.chunk == 16384 && s1->draft_tokens == 2);
+  /* sgl1, FP4 with MTP on B200: the MTP script's 512 running requests, 16384-token chunks and 0.82
+   * of HBM (over the FP4 script's 256 and 0.85: later recipes win) */
+  ck_assert(s1->recv_interval == 30 && s1->load.max_batch == 512 && s1->load.chunk == 16384 && s1->draft_tokens == 2);
+  ck_assert_double_eq(s1->decode.kv_fraction, 0.82);
   ck_assert(isnan(s1->adp_balance_timeout) && isnan(s1->batch_wait_timeout));
   ck_assert(s2->recv_interval == 1 && s2->load.max_batch == 256 && s2->load.chunk == 32768);
+  ck_assert_double_eq(s2->decode.kv_fraction, 0); /* the H200 script's fraction is not known: the stack's */
   ck_assert(!d1->launch && d1->draft_tokens == 3 && !m1->launch && m1->draft_tokens == 0);
   ck_assert_int_eq(row_of(rows, "dis2")->draft_tokens, 1);
   ck_assert_int_eq(row_of(rows, "dis3")->draft_tokens, 2);
   ck_assert_int_eq(row_of(rows, "dis4")->draft_tokens, 3);
   ck_assert_int_eq(row_of(rows, "dis5")->draft_tokens, 2);
+  /* GB200's wide-EP TensorRT-LLM recipes give a decode rank a CUDA-graph batch at or below its
+   * users: dis1, 256 users over 16 ranks = 16 a rank, 16 x 16 = 256 a decode engine; dis2, 2,253
+   * / 16 = 140.8 a rank, 128 x 16 = 2,048 (205 users wait for a slot). B200's (dis3) are sized
+   * over their users: no cap. Dynamo-SGLang's wide engines (dis5, 8 GPUs) take 0.82 of HBM. */
+  ck_assert_double_eq(d1->load.max_batch, 256);
+  ck_assert_double_eq(row_of(rows, "dis2")->load.max_batch, 2048);
+  ck_assert(row_of(rows, "dis3")->load.max_batch >= 1e9);
+  ck_assert_double_eq(row_of(rows, "dis5")->decode.kv_fraction, 0.82);
+  ck_assert_double_eq(row_of(rows, "dis5")->prefill.kv_fraction, 0.82);
+  ck_assert_double_eq(d1->decode.kv_fraction, 0);
   const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
   ck_assert(o1->launch && o1->overlap == 1 && o1->load.chunk == 8192 && o1->load.max_batch == 64);
   ck_assert(o1->kv_asked == KVP_BF16 && o1->batch_wait_timeout == 0);
@@ -224,8 +238,9 @@ START_TEST(fit_carries_unmeasured_stack)
 END_TEST
 
 /* A disaggregated row's TTFT enters the fit only while its pools run under half their ceilings:
- * one user on a GB200 Dynamo deployment (TTFT is overheads, one prefill and the handoff) and 1,800
- * users on the same pools (about 2/3 of the prefill pool's ceiling, where the model's TTFT still
+ * one user on a B200 Dynamo deployment (TTFT is overheads, one prefill and the handoff; B200's
+ * recipes give its decode ranks batches over their users) and 2,800 users on the same pools (about
+ * 2/3 of the prefill pool's ceiling, where the model's TTFT still
  * carries the handoff). A longer handoff moves the light row's loss by its TTFT; the busy row's
  * moves only through its throughput and per-user speed (a sixth as much here; counting its TTFT
  * would move it more than the light row's). */
@@ -241,8 +256,8 @@ START_TEST(fit_ttft_only_below_half_load)
   const char *tail = ",concurrency,disagg,,,,1,4,4,1,1,16,16,1,4,16,none,dynamo-trt,500,60,16,300\n";
   double moved[2];
   for (int k = 0; k < 2; k++) {
-    g_autofree char *text = g_strdup_printf("%sd%d,inferencex,gb200-nvl72,20,deepseek-r1,fp4,1024,1024,%d%s", head, k,
-                                            k ? 1800 : 1, tail);
+    g_autofree char *text = g_strdup_printf("%sd%d,inferencex,b200-hgx8,20,deepseek-r1,fp4,1024,1024,%d%s", head, k,
+                                            k ? 2800 : 1, tail);
     g_autofree char *path = write_tmp(text);
     g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
     Profile p;
@@ -305,7 +320,8 @@ START_TEST(fit_recovers_known_profile)
     validate_predict(r, &start, &p);
     for (int m = 0; m < MET_GPU_POWER; m++) /* power is checked by its own rows, not fitted */
       if (isfinite(r->measured[m]))
-        ck_assert_close(p.predicted[m], r->measured[m], 0.03);
+        ck_assert_msg(fabs(p.predicted[m] / r->measured[m] - 1) <= 0.03, "%s %s: %g, truth %g", r->id,
+                      metric_names[m], p.predicted[m], r->measured[m]);
     prediction_clear(&p);
   }
   profile_clear(&truth);
@@ -389,6 +405,50 @@ START_TEST(fit_holds_keys)
 }
 END_TEST
 
+/* The headline figure pools each row's throughput and per-user errors: rows off by (10%, 5%),
+ * (20%, no per-user figure), (30%, 40%) and a row with nothing predicted give the list 0.05, 0.10,
+ * 0.20, 0.30, 0.40, median 20% over 5 figures; two rows (10%, 5%) and (30%, 40%), four figures,
+ * the mean of the middle two, (0.10 + 0.30) / 2 = 20%. */
+START_TEST(pooled_headline_median)
+{
+  static const double thr[] = { 1.1, 0.8, 1.3, NAN }, user[] = { 0.95, NAN, 1.4, NAN };
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(g_free);
+  Prediction p[4];
+  for (int i = 0; i < 4; i++) {
+    ValRow *r = g_new0(ValRow, 1);
+    for (int m = 0; m < N_METRICS; m++)
+      r->measured[m] = NAN;
+    r->measured[MET_OUT_TOK_S_PER_GPU] = 100, r->measured[MET_TOK_S_PER_USER] = 50;
+    g_ptr_array_add(rows, r);
+    p[i] = (Prediction){ .status = OUTCOME_OK };
+    for (int m = 0; m < N_METRICS; m++)
+      p[i].predicted[m] = NAN;
+    p[i].predicted[MET_OUT_TOK_S_PER_GPU] = 100 * thr[i], p[i].predicted[MET_TOK_S_PER_USER] = 50 * user[i];
+  }
+  guint n;
+  ck_assert_double_eq_tol(validate_pooled_median(rows, p, &n), 0.20, 1e-12);
+  ck_assert_uint_eq(n, 5);
+  g_ptr_array_remove_index(rows, 3), g_ptr_array_remove_index(rows, 1);
+  Prediction two[2] = { p[0], p[2] };
+  ck_assert_double_eq_tol(validate_pooled_median(rows, two, &n), 0.20, 1e-12);
+  ck_assert_uint_eq(n, 4);
+  g_ptr_array_set_size(rows, 0);
+  ck_assert(isnan(validate_pooled_median(rows, two, &n)) && n == 0);
+}
+END_TEST
+
+/* The CUDA-graph batch a wide-EP recipe gives a decode rank for its users: powers of two up to
+ * 256 (17.6 -> 16, 140.8 -> 128, 511 -> 256), multiples of 256 beyond (537.6 -> 512, 806.4 -> 768),
+ * at least 1 (0.4 -> 1). */
+START_TEST(graph_floor_batches)
+{
+  static const double users[] = { 0.4, 1, 17.6, 140.8, 256, 511, 537.6, 806.4 };
+  static const double want[] = { 1, 1, 16, 128, 256, 256, 512, 768 };
+  for (gsize i = 0; i < G_N_ELEMENTS(users); i++)
+    ck_assert_double_eq(recipes_graph_floor(users[i]), want[i]);
+}
+END_TEST
+
 /* A recipes file is input like any other: what it gets wrong is said at its line and column. */
 START_TEST(bad_recipes)
 {
@@ -398,6 +458,10 @@ START_TEST(bad_recipes)
     { "recipes:\n  - {id: a, when: {model: x}, set: {chunk: 1}}\n", ":2:5: a recipe names its source" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {expert_slots: 1e9}}\n",
       ":2:62: expected expert slots up to 1048576" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {kv_memory_fraction: 1.5}}\n",
+      ":2:68: expected a fraction above 0, up to 1" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {decode_rank_batch: floor}}\n",
+      ":2:67: expected a number >= 0 or graph-floor" },
     { "recipes:\n  - {id: a, source: s, when: {concurrency: {over: 3}}, set: {chunk: 1}}\n",
       ":2:45: a range takes min, max, above and below" },
     { "recipes: []\nclients:\n  - {source_kind: b, source: s, length_range: 0, prompts_per_user: 3}\n",
@@ -480,6 +544,8 @@ int main(void)
   tcase_add_test(tc, missing_column);
   tcase_add_test(tc, inferencex_launch_settings);
   tcase_add_test(tc, bad_recipes);
+  tcase_add_test(tc, graph_floor_batches);
+  tcase_add_test(tc, pooled_headline_median);
   tcase_add_test(tc, mlperf_rules);
   tcase_add_test(tc, client_rules);
   tcase_add_test(tc, fit_recovers_known_profile);

@@ -25,7 +25,9 @@ int cmd_validate(int argc, char **argv)
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
   g_option_context_set_summary(ctx, "Predict every row of a measured-results file (schema and the shipped public\n"
                                     "rows: calibration/measured/) and print the median and p90 absolute percentage\n"
-                                    "error per system, mode, source and serving framework.");
+                                    "error per system, mode, source and serving framework, then the median of\n"
+                                    "throughput per GPU and per user pooled (the headline figure; on rows a fit\n"
+                                    "never saw, it is the held-out error: docs/validation.md).");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "validate", &argc, &argv))
     return 2;
