@@ -361,17 +361,22 @@ void kt_copy(const KtTable *t, void *dst, const void *src)
     }
 }
 
+/* KEY's number in TARGET as FORMAT writes it, or null for an absent figure. */
+static char *number_text(const KtKey *key, const void *target, char *(*format)(double, UnitDim))
+{
+  double v = *FIELD(target, key, double);
+  if (v == 0 && (key->flags & KT_NULLABLE))
+    return g_strdup("null");
+  return format(v, key->dim);
+}
+
 char *kt_value_text(const KtKey *key, const void *target)
 {
   switch (key->type) {
   case KT_INT:
     return g_strdup_printf("%d", *FIELD(target, key, int));
-  case KT_NUMBER: {
-    double v = *FIELD(target, key, double);
-    if (v == 0 && (key->flags & KT_NULLABLE))
-      return g_strdup("null");
-    return units_format(v, key->dim);
-  }
+  case KT_NUMBER:
+    return number_text(key, target, units_format);
   case KT_STRING: {
     const char *s = *FIELD(target, key, char *);
     return g_strdup(s ? s : "");
@@ -388,12 +393,8 @@ char *kt_value_text(const KtKey *key, const void *target)
 
 char *kt_value_yaml(const KtKey *key, const void *target)
 {
-  if (key->type == KT_NUMBER) {
-    double v = *FIELD(target, key, double);
-    if (v == 0 && (key->flags & KT_NULLABLE))
-      return g_strdup("null");
-    return units_format_exact(v, key->dim);
-  }
+  if (key->type == KT_NUMBER)
+    return number_text(key, target, units_format_exact);
   if (key->type != KT_STRING) /* null figures, enum names, booleans: plain */
     return kt_value_text(key, target);
   const char *s = *FIELD(target, key, char *);

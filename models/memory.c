@@ -59,23 +59,19 @@ double memory_kv_pool(const Engine *e, double weights, double *reserve)
   double f = e->kv_fraction > 0 ? e->kv_fraction : sp->kv_memory_fraction;
   switch (sp->kv_pool) {
   case KV_POOL_STATIC:
-    f = f > 0 ? f : 1 - e->prof->memory_reserve;
-    kv = f * hbm - weights;
-    act = (1 - f) * hbm;
+    kv = (f > 0 ? f : 1 - e->prof->memory_reserve) * hbm - weights;
     break;
   case KV_POOL_UTILIZATION:
     kv = f * hbm - weights - act;
-    act = hbm - f * hbm + act;
     break;
   case KV_POOL_FREE:
   default:
     kv = hbm - weights - act;
     kv = kv > 0 ? f * kv : kv;
-    act = hbm - weights - kv;
     break;
   }
-  if (reserve)
-    *reserve = act;
+  if (reserve) /* whatever the pool and the weights leave */
+    *reserve = hbm - weights - kv;
   return kv;
 }
 

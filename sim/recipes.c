@@ -89,11 +89,12 @@ static gboolean bad(YamlDoc *d, yaml_node_t *n, GError **error, const char *what
   return FALSE;
 }
 
-static gboolean number(YamlDoc *d, yaml_node_t *n, double *out, GError **error)
+/* N as a plain number; else WANT said at N. */
+static gboolean number(YamlDoc *d, yaml_node_t *n, double *out, const char *want, GError **error)
 {
   const char *s = yaml_doc_scalar(n), *why = NULL;
   if (!s || !units_parse(s, DIM_NONE, out, &why))
-    return bad(d, n, error, "expected a number");
+    return bad(d, n, error, want);
   return TRUE;
 }
 
@@ -102,7 +103,7 @@ static gboolean parse_range(YamlDoc *d, yaml_node_t *n, Cond *c, GError **error)
 {
   c->min = -INFINITY, c->max = INFINITY;
   if (n->type == YAML_SCALAR_NODE) {
-    if (!number(d, n, &c->min, error))
+    if (!number(d, n, &c->min, "expected a number", error))
       return FALSE;
     c->max = c->min;
     return TRUE;
@@ -113,7 +114,7 @@ static gboolean parse_range(YamlDoc *d, yaml_node_t *n, Cond *c, GError **error)
     const char *k = yaml_doc_scalar(yaml_doc_get(d, p->key));
     yaml_node_t *v = yaml_doc_get(d, p->value);
     double x;
-    if (!k || !number(d, v, &x, error))
+    if (!k || !number(d, v, &x, "expected a number", error))
       return k ? FALSE : bad(d, yaml_doc_get(d, p->key), error, "expected min, max, above or below");
     if (strcmp(k, "min") == 0 || strcmp(k, "above") == 0)
       c->min = x, c->min_open = strcmp(k, "above") == 0;
@@ -187,11 +188,10 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
   const char *want = s->key <= S_OVERLAP              ? "expected a number >= 0 or stack"
                      : s->key == S_DECODE_RANK_BATCH ? "expected a number >= 0 or graph-floor"
                                                      : "expected a number >= 0";
-  double x;
-  const char *why = NULL;
-  if (!units_parse(t, DIM_NONE, &x, &why) || x < 0) /* one message, said once */
+  if (!number(d, v, &s->value, want, error))
+    return FALSE;
+  if (s->value < 0)
     return bad(d, v, error, want);
-  s->value = x;
   if (s->key == S_KV_FRACTION && !(s->value > 0 && s->value <= 1))
     return bad(d, v, error, "expected a fraction above 0, up to 1");
   if (s->key == S_EXPERT_SLOTS && s->value > 1 << 20)
@@ -253,7 +253,7 @@ static gboolean parse_mlperf(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **
   g_autofree MlperfRules *m = g_new0(MlperfRules, 1);
   if (!model || !isl || !server || !inter || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
     return bad(d, n, error, "expected {model, source, dataset_isl, server: {tpot, ttft}, interactive: {tpot, ttft}}");
-  if (!number(d, isl, &m->dataset_isl, error) || !(m->dataset_isl >= 1) ||
+  if (!number(d, isl, &m->dataset_isl, "expected a number", error) || !(m->dataset_isl >= 1) ||
       !parse_limits(d, server, &m->server_tpot, &m->server_ttft, error) ||
       !parse_limits(d, inter, &m->interactive_tpot, &m->interactive_ttft, error))
     return (error && *error) ? FALSE : bad(d, isl, error, "expected a prompt length >= 1");
@@ -268,9 +268,10 @@ static gboolean parse_client(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **
   g_autofree ClientRules *c = g_new0(ClientRules, 1);
   if (!kind || !range || !prompts || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
     return bad(d, n, error, "expected {source_kind, source, length_range, prompts_per_user}");
-  if (!number(d, range, &c->length_range, error) || !(c->length_range > 0 && c->length_range <= 1))
+  if (!number(d, range, &c->length_range, "expected a number", error) || !(c->length_range > 0 && c->length_range <= 1))
     return (error && *error) ? FALSE : bad(d, range, error, "expected a length range in (0, 1]");
-  if (!number(d, prompts, &c->prompts_per_user, error) || !(c->prompts_per_user >= 1 && c->prompts_per_user <= 1000))
+  if (!number(d, prompts, &c->prompts_per_user, "expected a number", error) ||
+      !(c->prompts_per_user >= 1 && c->prompts_per_user <= 1000))
     return (error && *error) ? FALSE : bad(d, prompts, error, "expected prompts per user from 1 to 1000");
   g_hash_table_insert(out->clients, g_strdup(kind), g_steal_pointer(&c));
   return TRUE;

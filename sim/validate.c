@@ -81,7 +81,7 @@ static gboolean engine_from(ValRow *r, const Cell *c, Engine *e, const char *poo
 /* The launch settings the row's benchmark gave its engines (recipes.h), put into the row. */
 static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, gboolean mtp)
 {
-  double ranks = r->dec_workers * (r->decode.dp_attention ? r->decode.gpus : 1);
+  double ranks = r->dec_workers * engine_attn_dp(&r->decode);
   RecipeRow row = { .source_kind = r->source_kind, .model = r->model->id, .framework = r->framework,
                     .mode = r->mode, .scenario = text(c, "scenario"), .system = r->system,
                     .arch = gpu_arch_names[r->sys->arch], .precision = text(c, "precision"), .mtp = mtp,
@@ -106,7 +106,7 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
   if (!isnan(s.kv_memory_fraction))
     r->decode.kv_fraction = r->prefill.kv_fraction = s.kv_memory_fraction;
   if (!isnan(s.decode_rank_batch) && r->disaggregated) /* per decode engine from here on */
-    r->load.max_batch = MAX(1, s.decode_rank_batch) * (r->decode.dp_attention ? r->decode.gpus : 1);
+    r->load.max_batch = MAX(1, s.decode_rank_batch) * engine_attn_dp(&r->decode);
 }
 
 static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipes *rec)
