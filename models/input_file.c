@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const struct {
@@ -39,7 +40,8 @@ static gboolean fail(const char *path, const char *why, GError **error)
 gboolean input_file_read(const char *path, char **text, gsize *len, GError **error)
 {
   *text = NULL, *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  gboolean stdin_ = strcmp(path, "-") == 0; /* GNU's convention: "-" is standard input */
+  int fd = stdin_ ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return fail(path, g_strerror(errno), error);
   gint64 limit = input_limit(LIMIT_INPUT_BYTES);

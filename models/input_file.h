@@ -27,7 +27,7 @@ typedef enum {
 gint64 input_limit(InputLimit which);
 const char *input_limit_name(InputLimit which);
 
-/* Reads PATH whole into *TEXT (NUL-terminated; free with g_free) and *LEN. A file that cannot be
+/* Reads PATH ("-": standard input) whole into *TEXT (NUL-terminated; free with g_free) and *LEN. A file that cannot be
  * read, or is larger than LIMIT_INPUT_BYTES, is an AIF_ERROR_INPUT naming the path. */
 gboolean input_file_read(const char *path, char **text, gsize *len, GError **error);
 

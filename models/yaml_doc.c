@@ -96,7 +96,14 @@ YamlDoc *yaml_doc_load(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
-  if (!input_file_read(path, &text, &len, error) || !prescan(path, text, len, error))
+  if (!input_file_read(path, &text, &len, error))
+    return NULL;
+  return yaml_doc_parse(path, text, len, error);
+}
+
+YamlDoc *yaml_doc_parse(const char *path, const char *text, gsize len, GError **error)
+{
+  if (!prescan(path, text, len, error))
     return NULL;
   yaml_parser_t parser;
   yaml_parser_initialize(&parser);

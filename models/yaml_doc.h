@@ -15,6 +15,8 @@ typedef struct {
 
 /* Loads PATH (one YAML document). Syntax errors and unreadable files give AIF_ERROR_INPUT. */
 YamlDoc *yaml_doc_load(const char *path, GError **error);
+/* The same for TEXT (LEN bytes) that PATH names in messages: a document made in memory. */
+YamlDoc *yaml_doc_parse(const char *path, const char *text, gsize len, GError **error);
 void yaml_doc_free(YamlDoc *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(YamlDoc, yaml_doc_free)
 

@@ -109,7 +109,7 @@ void result_row_clear(ResultRow *r)
 }
 
 /* The value as text; NULL when unknown. %.6g keeps output byte-stable and readable. */
-static char *cell(const ResultRow *r, const ResultColumn *c)
+char *results_cell(const ResultRow *r, const ResultColumn *c)
 {
   const char *base = (const char *)r + c->offset;
   switch (c->type) {
@@ -178,7 +178,7 @@ char *results_csv_line(const ResultRow *row)
 {
   GString *csv = g_string_new(NULL);
   for (gsize i = 0; i < n_result_columns; i++) {
-    g_autofree char *v = cell(row, &result_columns[i]);
+    g_autofree char *v = results_cell(row, &result_columns[i]);
     if (i)
       g_string_append_c(csv, ',');
     csv_append_field(csv, v);
@@ -378,14 +378,12 @@ ResultsWriter *results_writer_open(const char *dir, GError **error)
   return w;
 }
 
-void results_writer_add(ResultsWriter *w, const ResultRow *row)
+char *results_json_line(const ResultRow *row)
 {
-  g_autofree char *line = results_csv_line(row);
-  fputs(line, atomic_file_stream(w->csv));
-  g_autoptr(GString) jsonl = g_string_new("{");
+  GString *jsonl = g_string_new("{");
   for (gsize i = 0; i < n_result_columns; i++) {
     const ResultColumn *c = &result_columns[i];
-    g_autofree char *v = cell(row, c);
+    g_autofree char *v = results_cell(row, c);
     g_string_append_printf(jsonl, "%s\"%s\":", i ? "," : "", c->name);
     if (!v)
       g_string_append(jsonl, "null");
@@ -395,7 +393,15 @@ void results_writer_add(ResultsWriter *w, const ResultRow *row)
       g_string_append(jsonl, v);
   }
   g_string_append(jsonl, "}\n");
-  fwrite(jsonl->str, 1, jsonl->len, atomic_file_stream(w->jsonl));
+  return g_string_free(jsonl, FALSE);
+}
+
+void results_writer_add(ResultsWriter *w, const ResultRow *row)
+{
+  g_autofree char *line = results_csv_line(row);
+  fputs(line, atomic_file_stream(w->csv));
+  g_autofree char *json = results_json_line(row);
+  fputs(json, atomic_file_stream(w->jsonl));
 }
 
 gboolean results_writer_commit(ResultsWriter *w, GError **error)

@@ -76,6 +76,10 @@ double result_value(const ResultRow *r, const ResultColumn *c);
 /* One row as a CSV line (with its newline), and back. The header is results_csv_header(). */
 char *results_csv_header(void);
 char *results_csv_line(const ResultRow *r);
+/* The text of column C in R as results.csv writes it, newly allocated; NULL when empty. */
+char *results_cell(const ResultRow *r, const ResultColumn *c);
+/* ROW as one JSON object on a line (results.jsonl's form), newly allocated. */
+char *results_json_line(const ResultRow *r);
 /* S as a JSON string (quotes, backslashes and control characters escaped), appended to OUT. */
 void results_json_string(GString *out, const char *s);
 /* The whole table as CSV text (header and rows). */

@@ -6,6 +6,7 @@
 #include "fd_io.h"
 #include "input_file.h"
 #include "output_dir.h"
+#include "progress.h"
 #include "results.h"
 
 #include <errno.h>
@@ -85,33 +86,15 @@ static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof
 
 typedef struct {
   FILE *journal;
-  gsize done, total;
-  gint64 start, last_draw;
-  gboolean bar;
-} Progress;
-
-static void draw(Progress *p, gboolean final)
-{
-  gint64 now = g_get_monotonic_time();
-  if (!p->bar || (!final && now - p->last_draw < 100000))
-    return;
-  p->last_draw = now;
-  double secs = (now - p->start) / 1e6, rate = secs > 0 ? p->done / secs : 0;
-  double eta = rate > 0 ? (p->total - p->done) / rate : 0;
-  int width = 30, fill = p->total ? (int)(width * (double)p->done / p->total) : width;
-  fprintf(stderr, "\r[%.*s%*s] %" G_GSIZE_FORMAT "/%" G_GSIZE_FORMAT " points, %.0f/s, ETA %.0f s ", fill,
-          "##############################", width - fill, "", p->done, p->total, rate, eta);
-  if (final)
-    fputc('\n', stderr);
-}
+  Progress progress;
+} Journal;
 
 /* Appends one row to the journal at once (a kill -9 keeps it) and counts it. */
-static gboolean journal_row(Progress *p, const char *line, gsize len)
+static gboolean journal_row(Journal *p, const char *line, gsize len)
 {
   if (fwrite(line, 1, len, p->journal) != len || fflush(p->journal) != 0)
     return FALSE;
-  p->done++;
-  draw(p, FALSE);
+  progress_add(&p->progress, 1);
   return TRUE;
 }
 
@@ -129,7 +112,7 @@ typedef struct {
   gsize written;         /* positions before this one are in the journal */
   GHashTable *ahead;     /* position -> GBytes: rows finished before their turn */
   GArray *todo;
-  Progress *p;
+  Journal *p;
 } Pool;
 
 /* Keeps worker W supplied: batches until BATCHES_AHEAD are outstanding and the rows held ahead of
@@ -178,7 +161,7 @@ static gboolean take_frames(Pool *pool, WorkerState *w)
 
 /* Forks JOBS workers over the points in todo and journals what they send back, in todo's order. */
 static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int jobs,
-                            Progress *p, GError **error)
+                            Journal *p, GError **error)
 {
   int n = MAX(1, MIN(jobs, (int)todo->len));
   g_autofree struct pollfd *fds = g_new0(struct pollfd, n);
@@ -380,7 +363,8 @@ gboolean sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, 
     if (!g_hash_table_contains(done, GSIZE_TO_POINTER(i + 1)))
       g_array_append_val(todo, i);
   }
-  Progress p = { .total = owned, .done = owned - todo->len, .start = g_get_monotonic_time(), .bar = opt->progress };
+  Journal p = { 0 };
+  progress_start(&p.progress, opt->progress, "points", owned - todo->len, owned);
   int fd = output_dir_open_append(dir, JOURNAL, have_journal, error);
   if (fd < 0 || !(p.journal = fdopen(fd, "a"))) {
     if (fd >= 0) {
@@ -402,7 +386,7 @@ gboolean sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, 
   } else if (ok && todo->len > 0) {
     ok = run_workers(sc, cat, prof, todo, opt->jobs, &p, error);
   }
-  draw(&p, TRUE);
+  progress_end(&p.progress);
   if (fclose(p.journal) != 0)
     ok = FALSE;
   if (!ok && error && !*error)

@@ -15,6 +15,7 @@
 #define AIF_SWEEP_H
 
 #include "profile.h"
+#include "progress.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -22,7 +23,7 @@ typedef struct {
   int jobs;          /* worker processes (1: in this process) */
   int shard, shards; /* run points with index % shards == shard - 1; shards 0 = all points */
   gboolean resume;   /* keep the points already in the journal */
-  gboolean progress; /* draw a progress bar on stderr */
+  ProgressStyle progress; /* how far the sweep has got, on stderr */
 } SweepOptions;
 
 /* Evaluates the owned points of SC into DIR's journal, in point order. The journal stays until the

@@ -2,6 +2,7 @@
  * user catalogs add and replace entries; model architectures rebuild their published sizes. */
 #include "test_util.h"
 #include "keytable.h"
+#include "llm_import.h"
 #include "precision.h"
 
 #include <glib/gstdio.h>
@@ -139,6 +140,115 @@ START_TEST(user_catalog_replaces_and_adds)
 }
 END_TEST
 
+/* Imports tests/hf-config/ID.json (the model's published config.json) into a scratch catalog and
+ * loads it back: the entry must read and must carry the shipped entry's architecture. */
+static LlmSpec *import_and_load(const char *id, GString *notes, Catalog **owner)
+{
+  g_autofree char *json_rel = g_strdup_printf("tests/hf-config/%s.json", id);
+  g_autofree char *json = src_path(json_rel);
+  g_autoptr(GError) err = NULL;
+  LlmSpec m;
+  ck_assert_msg(llm_import_config(json, id, "test", &m, notes, &err), "%s", err ? err->message : "");
+  g_autofree char *yaml = llm_import_yaml(&m, notes->str);
+  llm_spec_clear(&m);
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *file = g_strdup_printf("llm/%s.yaml", id);
+  write(dir, file, yaml);
+  *owner = catalog_new();
+  ck_assert_msg(catalog_load_dir(*owner, dir, &err), "%s", err ? err->message : "");
+  LlmSpec *got = (LlmSpec *)catalog_model(*owner, id);
+  ck_assert_ptr_nonnull(got);
+  return got;
+}
+
+/* Every architecture figure of the import equals the shipped entry's (both from the same config). */
+static void assert_same_architecture(const LlmSpec *a, const LlmSpec *b)
+{
+  const int fa[] = { a->layers, a->hidden, a->vocab, a->max_context, a->attn_kind, a->heads, a->kv_heads,
+                     a->head_dim, a->q_lora_rank, a->kv_lora_rank, a->qk_nope_head_dim, a->qk_rope_head_dim,
+                     a->v_head_dim, a->sliding_window, a->sliding_layers, a->dense_layers, a->intermediate,
+                     a->experts, a->experts_per_token, a->shared_experts, a->expert_intermediate, a->mtp_layers,
+                     a->native_precision, a->fp8_block, a->tied_embeddings };
+  const int fb[] = { b->layers, b->hidden, b->vocab, b->max_context, b->attn_kind, b->heads, b->kv_heads,
+                     b->head_dim, b->q_lora_rank, b->kv_lora_rank, b->qk_nope_head_dim, b->qk_rope_head_dim,
+                     b->v_head_dim, b->sliding_window, b->sliding_layers, b->dense_layers, b->intermediate,
+                     b->experts, b->experts_per_token, b->shared_experts, b->expert_intermediate, b->mtp_layers,
+                     b->native_precision, b->fp8_block, b->tied_embeddings };
+  for (gsize i = 0; i < G_N_ELEMENTS(fa); i++)
+    ck_assert_msg(fa[i] == fb[i], "%s: figure %zu imported %d, shipped %d", b->id, i, fa[i], fb[i]);
+}
+
+START_TEST(import_dense_gqa)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(GString) notes = g_string_new(NULL);
+  g_autoptr(Catalog) mine = NULL;
+  const LlmSpec *m = import_and_load("llama-3.1-8b", notes, &mine);
+  assert_same_architecture(m, catalog_model(c, "llama-3.1-8b"));
+  /* hand-worked: 2*128256*4096 embeddings + 32 layers * (2*4096*32*128 + 2*4096*8*128 attention
+   * + 3*4096*14336 FFN) = 1,050,673,152 + 32 * (41,943,040 + 176,160,768) = 8,029,995,008 */
+  ck_assert_close(m->params_total, 8029995008.0, 1e-12);
+  ck_assert_close(m->params_active, m->params_total, 1e-12);
+  ck_assert_int_eq(m->experts, 0);
+}
+END_TEST
+
+START_TEST(import_mla_moe)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(GString) notes = g_string_new(NULL);
+  g_autoptr(Catalog) mine = NULL;
+  const LlmSpec *m = import_and_load("deepseek-r1", notes, &mine);
+  const LlmSpec *shipped = catalog_model(c, "deepseek-r1");
+  assert_same_architecture(m, shipped);
+  /* the architecture's own count is the published one (671B total, 37B active) within 2% */
+  ck_assert_msg(fabs(m->params_total / shipped->params_total - 1) < 0.02, "total %g", m->params_total);
+  ck_assert_msg(fabs(m->params_active / shipped->params_active - 1) < 0.02, "active %g", m->params_active);
+  ck_assert_close(m->load_cv, 0.5, 1e-12);
+  ck_assert(figure_sources_uncertain(&m->sources, "moe.load_cv"));
+  ck_assert_msg(strstr(notes->str, "load_cv"), "the estimate is said: %s", notes->str);
+}
+END_TEST
+
+START_TEST(import_sliding_window_moe)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(GString) notes = g_string_new(NULL);
+  g_autoptr(Catalog) mine = NULL;
+  const LlmSpec *m = import_and_load("gpt-oss-120b", notes, &mine);
+  /* intermediate_size is the experts' width here (no moe_intermediate_size), and layer_types has
+   * 18 of 36 layers sliding */
+  assert_same_architecture(m, catalog_model(c, "gpt-oss-120b"));
+}
+END_TEST
+
+START_TEST(import_rejects_what_is_not_a_model)
+{
+  g_autofree char *dir = test_tmpdir();
+  static const struct { const char *json, *want; } bad[] = {
+    { "[1, 2]", "expected a JSON object" },
+    { "{\"hidden_size\": 4096, \"vocab_size\": 10}", "no 'num_hidden_layers'" },
+    { "{\"num_hidden_layers\": 2, \"hidden_size\": 4096, \"vocab_size\": 10, \"num_attention_heads\": -3}",
+      "'num_attention_heads': expected a whole number >= 0" },
+    { "{\"num_hidden_layers\": 2, \"hidden_size\": 100, \"vocab_size\": 10, \"num_attention_heads\": 3, "
+      "\"intermediate_size\": 8}", "not a multiple of 3 heads" },
+    { "{\"num_hidden_layers\": 2,", "invalid YAML" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *name = g_strdup_printf("bad%zu.json", i);
+    write(dir, name, bad[i].json);
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GString) notes = g_string_new(NULL);
+    LlmSpec m;
+    ck_assert(!llm_import_config(path, "x", NULL, &m, notes, &err));
+    llm_spec_clear(&m);
+    ck_assert_msg(strstr(err->message, bad[i].want) && g_str_has_prefix(err->message, path), "%zu: %s", i,
+                  err->message);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("catalog");
@@ -148,6 +258,10 @@ int main(void)
   tcase_add_test(tc, every_figure_has_a_source);
   tcase_add_test(tc, models_rebuild_their_size);
   tcase_add_test(tc, user_catalog_replaces_and_adds);
+  tcase_add_test(tc, import_dense_gqa);
+  tcase_add_test(tc, import_mla_moe);
+  tcase_add_test(tc, import_sliding_window_moe);
+  tcase_add_test(tc, import_rejects_what_is_not_a_model);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

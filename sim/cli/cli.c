@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <string.h>
 
 int cli_fail(const char *command, GError *error)
 {
@@ -44,6 +45,16 @@ Catalog *cli_catalog(char **extra_dirs, GError **error)
 }
 
 
+char *cli_scenario_path(const char *path)
+{
+  if (strcmp(path, "-") == 0 || strchr(path, '/') || g_file_test(path, G_FILE_TEST_EXISTS))
+    return g_strdup(path);
+  g_autofree char *rel = g_str_has_suffix(path, ".yaml") ? g_strconcat("scenarios/", path, NULL)
+                                                          : g_strconcat("scenarios/", path, ".yaml", NULL);
+  g_autofree char *shipped = datadir_path(rel);
+  return g_file_test(shipped, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer(&shipped) : g_strdup(path);
+}
+
 gboolean cli_profile(const char *path, Profile *out, GError **error)
 {
   profile_defaults(out);
@@ -60,7 +71,7 @@ int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunS
     fprintf(stderr, "aifsim %s: expected one scenario file, got %d arguments\n", command, argc - 1);
     return 2;
   }
-  g_autofree char *path = argc == 2 ? g_strdup(argv[1]) : datadir_path("scenarios/default.yaml");
+  g_autofree char *path = argc == 2 ? cli_scenario_path(argv[1]) : datadir_path("scenarios/default.yaml");
   profile_defaults(&out->profile);
   if (!(out->catalog = cli_catalog(a->catalog_dirs, error)) ||
       !(out->scenario = scenario_load(path, out->catalog, error)))

@@ -154,9 +154,9 @@ int cmd_calibrate(int argc, char **argv)
   gboolean quick = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the profile to FILE, the raw measurements to FILE's .raw.csv (default: stdout)", "PROFILE.yaml" },
-    { "quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "fewer shapes and repetitions, shorter power phases (about 20 s on an H200, 40 s without)", NULL },
-    { "from", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &from, "fit a saved run of the kernels instead of running them (repeat: several runs on one GPU fitted together)", "RAW.csv" },
-    { "system", 's', 0, G_OPTION_ARG_STRING, &system_id, "the catalog system of this GPU (default: matched by the GPU's name)", "ID" },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "fewer shapes and repetitions, shorter power phases (about 20 s on an H200, 40 s without)", NULL },
+    { "from", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &from, "fit a saved run of the kernels instead of running them (repeat: several runs on one GPU fitted together)", "RAW.csv" },
+    { "system", 0, 0, G_OPTION_ARG_STRING, &system_id, "the catalog system of this GPU (default: matched by the GPU's name)", "ID" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &base_path, "start from this profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },

@@ -1,7 +1,11 @@
-/* cmd_catalog.c — `aifsim catalog systems | models | show ID`. */
+/* cmd_catalog.c — `aifsim catalog systems | models | scenarios | show ID | import CONFIG.json`. */
 #include "commands.h"
+#include "datadir.h"
 #include "keytable.h"
+#include "llm_import.h"
+#include "output_dir.h"
 #include "precision.h"
+#include "yaml_doc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,22 +56,112 @@ static void show_entry(const Catalog *c, const KtTable *t, const void *entry, co
   }
 }
 
+static gint by_text(gconstpointer a, gconstpointer b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The shipped scenarios, by the name `run` and `plan` take, with their descriptions. */
+static int list_scenarios(void)
+{
+  g_autofree char *dir = datadir_path("scenarios");
+  g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+  for (const char *f; d && (f = g_dir_read_name(d));)
+    if (g_str_has_suffix(f, ".yaml"))
+      g_ptr_array_add(names, g_strndup(f, strlen(f) - 5));
+  g_ptr_array_sort(names, by_text);
+  for (guint i = 0; i < names->len; i++) {
+    g_autofree char *file = g_strconcat(names->pdata[i], ".yaml", NULL);
+    g_autofree char *path = g_build_filename(dir, file, NULL);
+    g_autoptr(YamlDoc) doc = yaml_doc_load(path, NULL);
+    yaml_node_t *desc = doc ? yaml_doc_lookup(doc, yaml_doc_root(doc), "description") : NULL;
+    printf("%-20s %s\n", (char *)names->pdata[i], desc && yaml_doc_scalar(desc) ? yaml_doc_scalar(desc) : "");
+  }
+  printf("\n(aifsim run NAME runs one; they are in %s)\n", dir);
+  return 0;
+}
+
+/* An id from the config's path: its folder's name (a Hugging Face snapshot is named for its model)
+ * or the file's, lower-cased; NULL when that makes no catalog id. */
+static char *id_from_path(const char *path)
+{
+  g_autofree char *base = g_path_get_basename(path), *dir = g_path_get_dirname(path);
+  g_autofree char *parent = g_path_get_basename(dir);
+  const char *from = strcmp(base, "config.json") == 0 ? parent : base;
+  g_autofree char *id = g_ascii_strdown(from, -1);
+  if (g_str_has_suffix(id, ".json"))
+    id[strlen(id) - 5] = 0;
+  if (!*id || strcmp(id, ".") == 0 || strcmp(id, "/") == 0 || strcmp(path, "-") == 0)
+    return NULL;
+  for (char *c = id; *c; c++)
+    if (!g_ascii_isalnum(*c) && *c != '-' && *c != '.' && *c != '_')
+      return NULL;
+  return g_steal_pointer(&id);
+}
+
+static int import_model(const char *config, const char *id_opt, const char *name, const char *source,
+                        const char *out_path)
+{
+  g_autofree char *id = id_opt ? g_strdup(id_opt) : id_from_path(config);
+  if (!id) {
+    fprintf(stderr, "aifsim catalog import: give the entry an id with --id (none follows from '%s')\n", config);
+    return 2;
+  }
+  g_autofree char *want = g_strconcat(id, ".yaml", NULL), *base = out_path ? g_path_get_basename(out_path) : NULL;
+  if (base && strcmp(base, want) != 0) {
+    fprintf(stderr, "aifsim catalog import: a catalog entry's file is named for its id: expected %s, got %s\n", want,
+            base);
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  g_autoptr(GString) notes = g_string_new(NULL);
+  LlmSpec m;
+  if (!llm_import_config(config, id, source, &m, notes, &err)) {
+    llm_spec_clear(&m);
+    return cli_fail("catalog import", err);
+  }
+  if (name) {
+    g_free(m.name);
+    m.name = g_strdup(name);
+  }
+  g_autofree char *yaml = llm_import_yaml(&m, notes->str);
+  llm_spec_clear(&m);
+  if (!out_path) {
+    fputs(yaml, stdout);
+    return 0;
+  }
+  if (!atomic_file_write(out_path, yaml, -1, &err))
+    return cli_fail("catalog import", err);
+  fprintf(stderr, "%s written: put it in a catalog folder's llm/ and pass that folder with --catalog\n", out_path);
+  return 0;
+}
+
 int cmd_catalog(int argc, char **argv)
 {
   g_auto(GStrv) dirs = NULL;
+  g_autofree char *id = NULL, *name = NULL, *source = NULL, *out = NULL;
   GOptionEntry entries[] = {
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
+    { "id", 0, 0, G_OPTION_ARG_STRING, &id, "import: the entry's id (default: the config's folder name, lower-cased)", "ID" },
+    { "name", 0, 0, G_OPTION_ARG_STRING, &name, "import: the model's full name (default: the id)", "TEXT" },
+    { "source", 0, 0, G_OPTION_ARG_STRING, &source, "import: where the config came from, recorded in the entry (default: the file name)", "TEXT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "import: write the entry to FILE (named ID.yaml) instead of stdout", "FILE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("systems | models | show ID");
-  g_option_context_set_summary(ctx, "List the systems or the LLMs with their key figures, or show one entry in "
-                                    "full\nwith the source of each figure.");
+  g_autoptr(GOptionContext) ctx = g_option_context_new("systems | models | scenarios | show ID | import CONFIG.json");
+  g_option_context_set_summary(ctx, "List the systems or the LLMs with their key figures, or the shipped scenarios;\n"
+                                    "show one entry in full with the source of each figure; or make a model entry\n"
+                                    "from a Hugging Face config.json ('-': standard input). 'aifsim help catalog'\n"
+                                    "lists every key of an entry.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "catalog", &argc, &argv))
     return 2;
+  if (argc == 3 && strcmp(argv[1], "import") == 0)
+    return import_model(argv[2], id, name, source, out);
+  if (argc == 2 && strcmp(argv[1], "scenarios") == 0)
+    return list_scenarios();
   gboolean show = argc == 3 && strcmp(argv[1], "show") == 0;
   if (!show && !(argc == 2 && (strcmp(argv[1], "systems") == 0 || strcmp(argv[1], "models") == 0))) {
-    fprintf(stderr, "aifsim catalog: expected 'systems', 'models' or 'show ID'\nRun 'aifsim catalog --help' for usage.\n");
+    fprintf(stderr, "aifsim catalog: expected 'systems', 'models', 'scenarios', 'show ID' or 'import CONFIG.json'\n"
+                    "Run 'aifsim catalog --help' for usage.\n");
     return 2;
   }
   g_autoptr(GError) err = NULL;

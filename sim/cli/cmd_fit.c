@@ -22,12 +22,15 @@ int cmd_fit(int argc, char **argv)
   g_autofree char *out_path = NULL, *start_path = NULL, *recipes_path = NULL;
   g_auto(GStrv) dirs = NULL, hold_args = NULL;
   gint rounds = 6, starts = 1, threads = (gint)g_get_num_processors();
+  gboolean quiet = FALSE, forced = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the fitted profile to FILE (default: stdout)", "PROFILE.yaml" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &start_path, "start from this profile (default: built-in defaults)", "PROFILE.yaml" },
-    { "rounds", 'r', 0, G_OPTION_ARG_INT, &rounds, "coordinate-descent sweeps (default 6)", "N" },
-    { "starts", 's', 0, G_OPTION_ARG_INT, &starts, "descend from N starts (the profile and N-1 seeded perturbations of it) and keep the lowest (default 1)", "N" },
-    { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "coordinate-descent sweeps (default 6)", "N" },
+    { "starts", 0, 0, G_OPTION_ARG_INT, &starts, "descend from N starts (the profile and N-1 seeded perturbations of it) and keep the lowest (default 1)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
+    { "threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &threads, "the old name of --jobs", "N" },
+    CLI_PROGRESS_ENTRIES(quiet, forced),
     { "hold", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &hold_args, "keep these stack-layer keys as the starting profile has them too (comma-separated, repeatable; the hardware layer is always kept)", "KEY,..." },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
@@ -41,7 +44,7 @@ int cmd_fit(int argc, char **argv)
   if (!cli_parse(ctx, "fit", &argc, &argv))
     return 2;
   if (argc != 2 || rounds < 0 || starts < 1 || threads < 1) {
-    fprintf(stderr, "aifsim fit: expected one MEASURED.csv (and --rounds >= 0, --starts and --threads >= 1)\n");
+    fprintf(stderr, "aifsim fit: expected one MEASURED.csv (and --rounds >= 0, --starts and --jobs >= 1)\n");
     return 2;
   }
   g_autoptr(GError) err = NULL;
@@ -69,7 +72,7 @@ int cmd_fit(int argc, char **argv)
   g_autoptr(GPtrArray) rows = recipes ? validate_read(argv[1], cat, recipes, &err) : NULL;
   if (!rows)
     return profile_clear(&prof), cli_fail("fit", err);
-  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = progress, .user = &starts,
+  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = quiet ? NULL : progress, .user = &starts,
                      .hold = (const char *const *)hold->pdata };
   double loss = fit_profile(rows, &prof, &opt);
   g_autofree char *base = g_path_get_basename(argv[1]);

@@ -1,7 +1,11 @@
-/* cmd_help.c — `aifsim help keys`: the scenario reference, printed from the key table itself
- * (docs/scenarios.md embeds the --markdown form; a test keeps the two equal). */
+/* cmd_help.c — `aifsim help COMMAND | keys | columns | catalog`: a command's options (from the
+ * command table), and the scenario, results and catalog references printed from their key tables
+ * (docs/scenarios.md, docs/results.md and docs/catalog.md embed the --markdown forms; tests keep
+ * them equal). */
 #include "commands.h"
 #include "frontier.h"
+#include "hardware.h"
+#include "llm.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -32,13 +36,13 @@ static char *type_text(const KtKey *k)
   return g_strdup(type_name(k));
 }
 
-/* Prints every key of the scenario table; markdown gives the table docs/scenarios.md embeds. */
-void help_keys(GString *out, gboolean markdown)
+/* Prints every key of TABLE; markdown gives the table the docs embed. */
+static void help_table(GString *out, const KtTable *table, gboolean markdown)
 {
   if (markdown)
     g_string_append(out, "| key | type | default | meaning |\n|---|---|---|---|\n");
-  for (gsize i = 0; i < scenario_table.n_keys; i++) {
-    const KtKey *k = &scenario_table.keys[i];
+  for (gsize i = 0; i < table->n_keys; i++) {
+    const KtKey *k = &table->keys[i];
     g_autofree char *type = type_text(k);
     const char *def = k->def ? k->def : (k->flags & KT_REQUIRED) ? "(required)" : "";
     g_autofree char *help = k->sub ? g_strdup_printf("%s; other keys override the %s catalog figures",
@@ -50,6 +54,20 @@ void help_keys(GString *out, gboolean markdown)
     else
       g_string_append_printf(out, "%-40s %-28s %-14s %s\n", k->path, type, def, help);
   }
+}
+
+void help_keys(GString *out, gboolean markdown)
+{
+  help_table(out, &scenario_table, markdown);
+}
+
+void help_catalog(GString *out, gboolean markdown)
+{
+  const char *h = markdown ? "## " : "";
+  g_string_append_printf(out, "%sSystems (models/hardware/ID.yaml)\n\n", h);
+  help_table(out, &hardware_table, markdown);
+  g_string_append_printf(out, "\n%sModels (models/llm/ID.yaml)\n\n", h);
+  help_table(out, &llm_table, markdown);
 }
 
 /* Prints every results column: its kind, for a number the way pareto and plot take it by default,
@@ -73,26 +91,33 @@ int cmd_help(int argc, char **argv)
 {
   gboolean markdown = FALSE;
   GOptionEntry entries[] = {
-    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "print the key table as Markdown", NULL },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "print keys, columns or catalog as Markdown", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("keys | columns | COMMAND");
-  g_option_context_set_summary(ctx, "'aifsim help keys' lists every scenario key with its type, unit, default and "
-                                    "meaning;\n'aifsim help columns' every results column; 'aifsim help COMMAND' "
-                                    "shows a command's options.");
+  g_autoptr(GOptionContext) ctx = g_option_context_new("COMMAND | keys | columns | catalog");
+  g_option_context_set_summary(ctx, "'aifsim help COMMAND' shows a command's options; 'aifsim help keys' lists every\n"
+                                    "scenario key with its type, unit, default and meaning; 'aifsim help columns'\n"
+                                    "every results column; 'aifsim help catalog' every key of a system's and a\n"
+                                    "model's catalog entry.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "help", &argc, &argv))
     return 2;
-  if (argc == 2 && (strcmp(argv[1], "keys") == 0 || strcmp(argv[1], "columns") == 0)) {
-    g_autoptr(GString) out = g_string_new(NULL);
-    (strcmp(argv[1], "keys") == 0 ? help_keys : help_columns)(out, markdown);
-    fputs(out->str, stdout);
-    return 0;
+  static const char *const topics[] = { "keys", "columns", "catalog", NULL };
+  void (*const print[])(GString *, gboolean) = { help_keys, help_columns, help_catalog };
+  for (int t = 0; argc == 2 && topics[t]; t++)
+    if (strcmp(argv[1], topics[t]) == 0) {
+      g_autoptr(GString) out = g_string_new(NULL);
+      print[t](out, markdown);
+      fputs(out->str, stdout);
+      return 0;
+    }
+  const CliCommand *c = argc == 2 ? cli_command(argv[1]) : NULL;
+  if (c) { /* the command's own --help: GOption prints it and exits 0 */
+    char *sub[] = { (char *)c->name, (char *)"--help", NULL };
+    return c->run(2, sub);
   }
-  if (argc == 2 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "catalog") == 0)) {
-    char *sub[] = { argv[1], (char *)"--help", NULL };
-    return strcmp(argv[1], "run") == 0 ? cmd_run(2, sub) : cmd_catalog(2, sub);
-  }
+  if (argc == 2)
+    fprintf(stderr, "aifsim help: no command or topic '%s'\n", argv[1]);
   g_autofree char *h = g_option_context_get_help(ctx, TRUE, NULL);
   fputs(h, stderr);
   return 2;

@@ -51,7 +51,7 @@ int cmd_plan(int argc, char **argv)
     RUN_ARGS_ENTRIES(a),
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker processes (default: all cores)", "N" },
     { "min-tok-s-per-user", 'u', 0, G_OPTION_ARG_STRING, &min_user, "slowest acceptable tokens/s per user (plan.min_tok_s_per_user)", "X" },
-    { "max-ttft", 't', 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
+    { "max-ttft", 0, 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
     { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &max_tpot, "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
     { "percentile", 0, 0, G_OPTION_ARG_STRING, &percentile, "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
     { "provisioning", 0, 0, G_OPTION_ARG_STRING, &provisioning, "size the factory by nameplate, component or drawn power (factory.provisioning; drawn: racks provisioned for the operating point's draw)", "HOW" },
@@ -82,7 +82,7 @@ int cmd_plan(int argc, char **argv)
   if (!slo_overrides(rs.scenario, slo, &err) ||
       (provisioning && !scenario_override(rs.scenario, "factory.provisioning", provisioning, &err)))
     return cli_fail("plan", err);
-  SweepOptions so = { .jobs = jobs, .progress = isatty(STDERR_FILENO) };
+  SweepOptions so = { .jobs = jobs, .progress = progress_style(a.quiet, a.progress) };
   if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))
     return cli_fail("plan", err);
   /* the results as run writes them (frontier marked), without the chart run draws */

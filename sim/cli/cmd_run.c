@@ -123,7 +123,7 @@ int cmd_run(int argc, char **argv)
   int fmt = cli_choice("run", "--format", format ? format : "table", summary_format_names);
   if (fmt < 0)
     return 2;
-  SweepOptions so = { .jobs = jobs, .resume = resume, .progress = isatty(STDERR_FILENO) };
+  SweepOptions so = { .jobs = jobs, .resume = resume, .progress = progress_style(a.quiet, a.progress) };
   if (top < 1) {
     fprintf(stderr, "aifsim run: --top expects at least 1\n");
     return 2;

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "recipes.h"
 #include "output_dir.h"
+#include "progress.h"
 #include "results.h"
 #include "validate.h"
 
@@ -13,6 +14,7 @@ int cmd_validate(int argc, char **argv)
 {
   g_autofree char *out_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL, *recipes_path = NULL;
   g_auto(GStrv) dirs = NULL;
+  gboolean quiet = FALSE, forced = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the predictions to FILE", "PREDICTIONS.csv" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
@@ -20,6 +22,7 @@ int cmd_validate(int argc, char **argv)
     { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
     { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "des (default: event-simulate the concurrency rows, as their benchmark ran) or steady (the steady-state model, faster)", "ENGINE" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, "fast (default) or simgrid: the event simulation's KV transfers on SimGrid (implies --engine des)", "BACKEND" },
+    CLI_PROGRESS_ENTRIES(quiet, forced),
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("MEASURED.csv");
@@ -54,8 +57,13 @@ int cmd_validate(int argc, char **argv)
     return cli_fail("validate", err);
   }
   Prediction *preds = g_new0(Prediction, rows->len);
-  for (guint i = 0; i < rows->len; i++)
+  Progress progress;
+  progress_start(&progress, progress_style(quiet, forced), "rows", 0, rows->len);
+  for (guint i = 0; i < rows->len; i++) {
     (simgrid ? validate_predict_simgrid : des ? validate_predict_des : validate_predict)(rows->pdata[i], &prof, &preds[i]);
+    progress_add(&progress, 1);
+  }
+  progress_end(&progress);
   g_autofree char *summary = validate_summary(rows, preds);
   fputs(summary, stdout);
   gboolean ok = TRUE;

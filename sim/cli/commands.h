@@ -20,6 +20,19 @@ int cmd_plan(int argc, char **argv);
 int cmd_pareto(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
+int cmd_launch(int argc, char **argv);
+
+/* The command table (commands.c): one row per command, in the order --help lists them. */
+typedef struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} CliCommand;
+extern const CliCommand cli_commands[];
+extern const gsize n_cli_commands;
+/* The command called NAME, or NULL. */
+const CliCommand *cli_command(const char *name);
 
 /* Shared by the commands: report ERROR on stderr and map its code to an exit status. */
 int cli_fail(const char *command, GError *error);
@@ -36,6 +49,7 @@ typedef struct {
   char *engine;             /* serving.engine for every point (des, steady, simgrid), or NULL */
   char **catalog_dirs;
   gint64 seed;              /* G_MININT64: not given */
+  gboolean quiet, progress; /* --quiet, --progress */
 } RunArgs;
 #define RUN_ARGS_ENTRIES(a)                                                                                   \
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &(a).outdir, "write into DIR (default results/<name>/)", "DIR" }, \
@@ -43,7 +57,12 @@ typedef struct {
   { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &(a).catalog_dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" }, \
   { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &(a).profile_path, "efficiency profile (default: the scenario's, else the shipped one)", "PROFILE.yaml" }, \
   { "backend", 'b', 0, G_OPTION_ARG_STRING, &(a).backend, "fast (the scenario's engines) or simgrid: every point event-simulated, KV transfers on SimGrid", "BACKEND" }, \
-  { "engine", 'e', 0, G_OPTION_ARG_STRING, &(a).engine, "des (default: every point event-simulated), steady (the steady-state model: a fast screen) or simgrid, for every point", "ENGINE" }
+  { "engine", 'e', 0, G_OPTION_ARG_STRING, &(a).engine, "des (default: every point event-simulated), steady (the steady-state model: a fast screen) or simgrid, for every point", "ENGINE" }, \
+  CLI_PROGRESS_ENTRIES((a).quiet, (a).progress)
+/* --quiet and --progress, the same in every long-running command (run, plan, validate, fit). */
+#define CLI_PROGRESS_ENTRIES(quiet, progress)                                                                 \
+  { "quiet", 'q', 0, G_OPTION_ARG_NONE, &(quiet), "no progress on stderr", NULL },                             \
+  { "progress", 0, 0, G_OPTION_ARG_NONE, &(progress), "a progress line every second on a terminal (off one, every 10 s is the default)", NULL }
 
 typedef struct {
   Catalog *catalog;
@@ -63,9 +82,15 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunSetup, run_setup_clear)
 
 /* The scenario key reference (plain or Markdown), as `aifsim help keys` prints it. */
 void help_keys(GString *out, gboolean markdown);
+/* Every key of a system's and a model's catalog entry, as `aifsim help catalog` prints it. */
+void help_catalog(GString *out, gboolean markdown);
 /* Every results column (name, kind, which way is better, meaning) as text or as the Markdown table
  * docs/results.md embeds. */
 void help_columns(GString *out, gboolean markdown);
+
+/* PATH as the user gave it, or a shipped scenario named without its folder and ".yaml"
+ * ("gtc-100mw"): the first that exists; PATH itself when neither does (its error names it). */
+char *cli_scenario_path(const char *path);
 
 /* Loads the profile at PATH, or the shipped calibration/profiles/default.yaml when PATH is NULL
  * (the built-in defaults if that file is missing). */

@@ -1,4 +1,4 @@
-/* main.c — the aifsim command line: dispatches to a subcommand (see commands.h). */
+/* main.c — the aifsim command line: dispatches to a subcommand of the table in commands.c. */
 #include "config.h"
 #include "commands.h"
 
@@ -6,53 +6,50 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-  const char *name;
-  int (*run)(int argc, char **argv);
-  const char *summary;
-} Command;
-
-static const Command commands[] = {
-  { "run", cmd_run, "simulate a scenario and write its results (default: scenarios/default.yaml)" },
-  { "catalog", cmd_catalog, "list the systems and models, or show one entry with its sources" },
-  { "plan", cmd_plan, "the best configuration per system for a power budget and an SLO, and its factory" },
-  { "pareto", cmd_pareto, "recompute the Pareto frontier of a results file" },
-  { "plot", cmd_plot, "draw the AI-factory chart of a results file (PNG, SVG, PDF; gnuplot script)" },
-  { "merge", cmd_merge, "join the results of the shards of a sweep" },
-  { "validate", cmd_validate, "predict measured results and report the error per system, mode, source, framework" },
-  { "fit", cmd_fit, "fit the profile's stack layer to measured results (the hardware layer held)" },
-  { "calibrate", cmd_calibrate, "measure the local GPU with CUDA kernels and write a profile for it" },
-  { "help", cmd_help, "help on a command, or 'help keys': every scenario key" },
-};
-
 static void usage(FILE *f)
 {
   fprintf(f, "Usage: aifsim [--version] [--help] COMMAND [OPTIONS...]\n\n"
-             "aifsim simulates LLM serving on NVIDIA systems, from one GPU up to the facility.\n\nCommands:\n");
-  for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\nRun 'aifsim COMMAND --help' for a command's options.\n");
+             "aifsim simulates LLM serving on NVIDIA systems, from one GPU up to the facility, and\n"
+             "plans the AI factory: the configurations that give the most tokens per megawatt at\n"
+             "the interactivity a service needs.\n\nCommands:\n");
+  for (gsize i = 0; i < n_cli_commands; i++)
+    fprintf(f, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
+  fprintf(f, "\nRun 'aifsim help COMMAND' (or 'aifsim COMMAND --help') for a command's options.\n"
+             "Where a command reads a file, '-' reads standard input.\n\n"
+             "Report bugs to: %s\naifsim home page: <%s>\n", PACKAGE_BUGREPORT, PACKAGE_URL);
+}
+
+static void version(void)
+{
+  printf("aifsim %s\n"
+         "Copyright (C) 2026 The aifsim authors.\n"
+         "License MIT: <https://opensource.org/license/mit>.\n"
+         "This is free software: you are free to change and redistribute it.\n"
+         "There is NO WARRANTY, to the extent permitted by law.\n", PACKAGE_VERSION);
 }
 
 int main(int argc, char **argv)
 {
-  setlocale(LC_ALL, "C"); /* numbers in files are always written with a '.' */
+  /* The user's locale for text (help prints '…', not '?', in a UTF-8 locale); numbers in every
+   * file are written and read with a '.', whatever the locale says. */
+  setlocale(LC_ALL, "");
+  setlocale(LC_NUMERIC, "C");
   if (argc < 2) {
     usage(stderr);
     return 2;
   }
   const char *a = argv[1];
   if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
-    printf("aifsim %s\n", PACKAGE_VERSION);
+    version();
     return 0;
   }
   if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || (strcmp(a, "help") == 0 && argc == 2)) {
     usage(stdout);
     return 0;
   }
-  for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-    if (strcmp(a, commands[i].name) == 0)
-      return commands[i].run(argc - 1, argv + 1);
+  const CliCommand *c = cli_command(a);
+  if (c)
+    return c->run(argc - 1, argv + 1);
   fprintf(stderr, "aifsim: unknown %s '%s'\n\n", a[0] == '-' ? "option" : "command", a);
   usage(stderr);
   return 2;

@@ -422,13 +422,28 @@ static gboolean expand_range(LoadCtx *ctx, Axis *a, GError **error)
   return TRUE;
 }
 
+static Scenario *scenario_from_doc(YamlDoc *doc, const Catalog *catalog, GError **error);
+
 Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error)
+{
+  YamlDoc *doc = yaml_doc_load(path, error);
+  return doc ? scenario_from_doc(doc, catalog, error) : NULL;
+}
+
+Scenario *scenario_load_text(const char *name, const char *text, const Catalog *catalog, GError **error)
+{
+  YamlDoc *doc = yaml_doc_parse(name, text, strlen(text), error);
+  return doc ? scenario_from_doc(doc, catalog, error) : NULL;
+}
+
+/* The scenario DOC (taken) holds; relative paths in it are relative to its file's folder. */
+static Scenario *scenario_from_doc(YamlDoc *doc, const Catalog *catalog, GError **error)
 {
   g_autoptr(Scenario) s = g_new0(Scenario, 1);
   s->axes = g_ptr_array_new_with_free_func(axis_free);
   s->auto_axes = -1;
-  if (!(s->doc = yaml_doc_load(path, error)))
-    return NULL;
+  s->doc = doc;
+  const char *path = doc->path;
   g_autofree char *dir = g_path_get_dirname(path);
   s->dir = g_canonicalize_filename(dir, NULL);
   LoadCtx ctx = { s, catalog };

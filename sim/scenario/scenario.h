@@ -49,6 +49,8 @@ typedef struct {
 extern const KtTable scenario_table;
 
 Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error);
+/* The scenario in TEXT, named NAME in messages (a scenario made in memory: `aifsim estimate`). */
+Scenario *scenario_load_text(const char *name, const char *text, const Catalog *catalog, GError **error);
 void scenario_free(Scenario *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A record longer than this is no CSV a results file or a measured file holds. */
 #define CSV_MAX_RECORD (16 << 20)
@@ -38,7 +39,7 @@ static int peek(CsvReader *r)
 
 CsvReader *csv_reader_open(const char *path, GError **error)
 {
-  FILE *f = fopen(path, "re");
+  FILE *f = strcmp(path, "-") == 0 ? fdopen(dup(STDIN_FILENO), "r") : fopen(path, "re");
   if (!f) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot read: %s", path, g_strerror(errno));
     return NULL;

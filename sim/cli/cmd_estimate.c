@@ -1,0 +1,230 @@
+/* cmd_estimate.c — `aifsim estimate --system ID --model ID [--tp N ...]`: one configuration, no
+ * scenario file. The options become a scenario made in memory (scenario_load_text) and scenario
+ * keys (scenario_override), so the point is checked, predicted and reported exactly as `run` would
+ * (evaluate_point): an estimate and a one-point scenario give the same row. */
+#include "commands.h"
+#include "aif_error.h"
+#include "evaluate.h"
+#include "keytable.h"
+#include "results.h"
+#include "summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* TEXT as a YAML single-quoted scalar: nothing in it can open a key or a second document. */
+static gboolean yaml_quote(GString *out, const char *text)
+{
+  g_string_append_c(out, '\'');
+  for (const char *c = text; *c; c++) {
+    if ((unsigned char)*c < 0x20 || *c == 0x7f)
+      return FALSE;
+    if (*c == '\'')
+      g_string_append_c(out, '\'');
+    g_string_append_c(out, *c);
+  }
+  g_string_append_c(out, '\'');
+  return TRUE;
+}
+
+/* Sets scenario key PATH (a group's shorthand child when PATH names a group) to VALUE. */
+static gboolean set_key(Scenario *sc, const char *option, const char *path, const char *value, GError **error)
+{
+  const KtKey *k = kt_find(&scenario_table, path);
+  g_autofree char *leaf = NULL;
+  if (k && k->type == KT_GROUP && k->shorthand)
+    k = kt_find(&scenario_table, leaf = g_strconcat(path, ".", k->shorthand, NULL));
+  if (!k || k->type == KT_GROUP) {
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    for (gsize i = 0; i < scenario_table.n_keys; i++)
+      if (scenario_table.keys[i].type != KT_GROUP)
+        g_ptr_array_add(names, (gpointer)scenario_table.keys[i].path);
+    g_ptr_array_add(names, NULL);
+    const char *near = kt_closest(path, (const char *const *)names->pdata);
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: no scenario key '%s'%s%s%s (aifsim help keys)", option, path,
+                near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    return FALSE;
+  }
+  if (!scenario_override(sc, k->path, value, error)) {
+    g_prefix_error(error, "%s: ", option);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A column's meaning, to its first clause: the table stays one line a column (help columns has it all). */
+static char *short_help(const char *help)
+{
+  const char *cut = NULL;
+  for (const char *const *sep = (const char *const[]){ " (", "; ", ": ", ", ", NULL }; *sep; sep++) {
+    const char *at = strstr(help, *sep);
+    if (at && at - help >= 12 && (!cut || at < cut))
+      cut = at;
+  }
+  return cut ? g_strndup(help, (gsize)(cut - help)) : g_strdup(help);
+}
+
+static void print_table(const ResultRow *r)
+{
+  printf("%s on %s: %s\n", r->model, r->system, r->config);
+  for (gsize i = 0; i < n_result_columns; i++) {
+    const ResultColumn *c = &result_columns[i];
+    if (strcmp(c->name, "point") == 0 || strcmp(c->name, "config") == 0 || strcmp(c->name, "swept") == 0 ||
+        strcmp(c->name, "on_frontier") == 0 || strcmp(c->name, "system") == 0 || strcmp(c->name, "model") == 0)
+      continue;
+    g_autofree char *v = results_cell(r, c);
+    g_autofree char *help = c->type == RC_OUTCOME ? g_strdup("ok, slo-violated, queue-bound, unstable, infeasible or unsupported")
+                                                  : short_help(c->help);
+    if (v && *v)
+      printf("  %-20s %-24s %s\n", c->name, v, help);
+  }
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+  g_autofree char *system = NULL, *model = NULL, *framework = NULL, *precision = NULL, *mode = NULL, *users = NULL,
+                  *rate = NULL, *isl = NULL, *osl = NULL, *format = NULL, *profile_path = NULL, *engine = NULL;
+  g_auto(GStrv) sets = NULL, dirs = NULL;
+  gint tp = 0, ep = 0, pp = 0, workers = 0, max_batch = 0, mtp = -1;
+  gboolean adp = FALSE;
+  gint64 seed = G_MININT64;
+  GOptionEntry entries[] = {
+    { "system", 0, 0, G_OPTION_ARG_STRING, &system, "hardware catalog id (aifsim catalog systems)", "ID" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model, "model catalog id (aifsim catalog models)", "ID" },
+    { "framework", 0, 0, G_OPTION_ARG_STRING, &framework, "serving stack: trtllm (default), sglang, vllm, dynamo-trt, dynamo-sglang, dynamo-vllm", "NAME" },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision, "bf16, fp8 (default) or fp4", "P" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode, "aggregated (default) or disaggregated: then --tp, --ep, --pp, --attention-dp, --workers and --max-batch are the decode pool's; set the prefill pool with --set", "MODE" },
+    { "tp", 0, 0, G_OPTION_ARG_INT, &tp, "tensor-parallel GPUs per engine (default 1)", "N" },
+    { "ep", 0, 0, G_OPTION_ARG_INT, &ep, "expert-parallel GPUs per engine (default 1)", "N" },
+    { "pp", 0, 0, G_OPTION_ARG_INT, &pp, "pipeline stages per engine (default 1)", "N" },
+    { "attention-dp", 0, 0, G_OPTION_ARG_NONE, &adp, "attention data-parallel across the engine's GPUs", NULL },
+    { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "engines (default 1)", "N" },
+    { "max-batch", 0, 0, G_OPTION_ARG_INT, &max_batch, "most sequences in one step (per attention rank with --attention-dp; default 256)", "N" },
+    { "mtp", 0, 0, G_OPTION_ARG_INT, &mtp, "multi-token prediction with N draft tokens (0: none)", "N" },
+    { "isl", 0, 0, G_OPTION_ARG_STRING, &isl, "input tokens per request (default 1024)", "TOKENS" },
+    { "osl", 0, 0, G_OPTION_ARG_STRING, &osl, "output tokens per request (default 1024)", "TOKENS" },
+    { "users", 0, 0, G_OPTION_ARG_STRING, &users, "closed loop: concurrent users (default 64)", "N" },
+    { "rate", 0, 0, G_OPTION_ARG_STRING, &rate, "open loop instead: Poisson arrivals at this rate, e.g. '20 req/s'", "RATE" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "any scenario key (aifsim help keys), e.g. --set plan.max_ttft='2 s' (repeatable)", "KEY=VALUE" },
+    { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "des (default: event-simulated) or steady (the steady-state model)", "ENGINE" },
+    { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (default 1)", "N" },
+    { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
+    { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json (one results row)", "FORMAT" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+  g_option_context_set_summary(ctx, "Predict one configuration without a scenario file: throughput per GPU and per MW,\n"
+                                    "tokens/s per user, TTFT and TPOT percentiles, power, memory and the factory it\n"
+                                    "implies, as `aifsim run` computes a point. For example:\n"
+                                    "  aifsim estimate --system gb200-nvl72 --model deepseek-r1 --precision fp4 \\\n"
+                                    "                  --tp 8 --ep 8 --attention-dp --isl 1024 --osl 2048 --users 256");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  if (!cli_parse(ctx, "estimate", &argc, &argv))
+    return 2;
+  int fmt = cli_choice("estimate", "--format", format ? format : "table", summary_format_names);
+  if (fmt < 0)
+    return 2;
+  if (argc != 1 || !system || !model || (users && rate)) {
+    fprintf(stderr, "aifsim estimate: %s\nRun 'aifsim estimate --help' for usage.\n",
+            argc != 1 ? "takes options only" : users && rate ? "give --users or --rate, not both"
+                                                          : "expected --system ID and --model ID");
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Catalog) cat = cli_catalog(dirs, &err);
+  if (!cat)
+    return cli_fail("estimate", err);
+  for (int which = 0; which < 2; which++) { /* said with the option's name, not a made-up file's */
+    const char *id = which ? model : system;
+    if (which ? catalog_model(cat, id) != NULL : catalog_system(cat, id) != NULL)
+      continue;
+    g_autoptr(GPtrArray) ids = which ? catalog_model_ids(cat) : catalog_system_ids(cat);
+    g_autofree char *known = g_strjoinv(", ", (char **)ids->pdata);
+    fprintf(stderr, "aifsim estimate: --%s: unknown %s '%s' (known: %s)\n", which ? "model" : "system",
+            which ? "model" : "system", id, known);
+    return 2;
+  }
+  g_autoptr(GString) text = g_string_new("name: estimate\nsystem: ");
+  gboolean clean = yaml_quote(text, system);
+  g_string_append(text, "\nmodel: ");
+  clean = clean && yaml_quote(text, model);
+  if (!clean) {
+    fprintf(stderr, "aifsim estimate: --system and --model take catalog ids (no control characters)\n");
+    return 2;
+  }
+  g_string_append_c(text, '\n');
+  g_autoptr(Scenario) sc = scenario_load_text("estimate", text->str, cat, &err);
+  if (!sc)
+    return cli_fail("estimate", err);
+  gboolean disagg = mode && strcmp(mode, "disaggregated") == 0;
+  const char *pool = disagg ? "serving.disaggregated.decode" : "serving.aggregated";
+  struct { const char *option, *key; char *value; } given[32];
+  int n = 0;
+#define GIVE(opt, k, v) (given[n++] = (typeof(given[0])){ opt, k, v })
+  g_autofree char *tp_s = tp ? g_strdup_printf("%d", tp) : NULL, *ep_s = ep ? g_strdup_printf("%d", ep) : NULL;
+  g_autofree char *pp_s = pp ? g_strdup_printf("%d", pp) : NULL, *w_s = workers ? g_strdup_printf("%d", workers) : NULL;
+  g_autofree char *mb_s = max_batch ? g_strdup_printf("%d", max_batch) : NULL;
+  g_autofree char *mtp_s = mtp > 0 ? g_strdup_printf("%d", mtp) : NULL;
+  g_autofree char *seed_s = seed != G_MININT64 ? g_strdup_printf("%" G_GINT64_FORMAT, seed) : NULL;
+  g_autofree char *k_tp = g_strconcat(pool, ".tp", NULL), *k_ep = g_strconcat(pool, ".ep", NULL);
+  g_autofree char *k_pp = g_strconcat(pool, ".pp", NULL), *k_w = g_strconcat(pool, ".workers", NULL);
+  g_autofree char *k_mb = g_strconcat(pool, ".max_batch", NULL), *k_adp = g_strconcat(pool, ".attention_dp", NULL);
+  GIVE("--framework", "serving.framework", framework);
+  GIVE("--precision", "serving.precision", precision);
+  GIVE("--mode", "serving.mode", mode);
+  GIVE("--tp", k_tp, tp_s);
+  GIVE("--ep", k_ep, ep_s);
+  GIVE("--pp", k_pp, pp_s);
+  GIVE("--workers", k_w, w_s);
+  GIVE("--max-batch", k_mb, mb_s);
+  GIVE("--attention-dp", k_adp, adp ? (char *)"true" : NULL);
+  GIVE("--mtp", "serving.speculative.method", mtp > 0 ? (char *)"mtp" : mtp == 0 ? (char *)"none" : NULL);
+  GIVE("--mtp", "serving.speculative.draft_tokens", mtp_s);
+  GIVE("--isl", "workload.input.mean", isl);
+  GIVE("--osl", "workload.output.mean", osl);
+  GIVE("--users", "workload.arrival.users", users);
+  GIVE("--rate", "workload.arrival.kind", rate ? (char *)"poisson" : NULL);
+  GIVE("--rate", "workload.arrival.rate", rate);
+  GIVE("--engine", "serving.engine", engine);
+  GIVE("--seed", "seed", seed_s);
+#undef GIVE
+  for (int i = 0; i < n; i++)
+    if (given[i].value && !set_key(sc, given[i].option, given[i].key, given[i].value, &err))
+      return cli_fail("estimate", err);
+  for (char **s = sets; s && *s; s++) {
+    const char *eq = strchr(*s, '=');
+    g_autofree char *key = eq ? g_strstrip(g_strndup(*s, (gsize)(eq - *s))) : NULL;
+    if (!eq || !*key) {
+      fprintf(stderr, "aifsim estimate: --set expects KEY=VALUE, got '%s'\n", *s);
+      return 2;
+    }
+    if (!set_key(sc, "--set", key, eq + 1, &err))
+      return cli_fail("estimate", err);
+  }
+  Point pt;
+  scenario_point(sc, cat, 0, &pt);
+  Profile prof;
+  if (!cli_profile(profile_path ? profile_path : pt.p.serving.profile, &prof, &err)) {
+    point_clear(&pt);
+    return cli_fail("estimate", err);
+  }
+  ResultRow row;
+  result_row_init(&row, 0);
+  evaluate_point(&pt, &prof, &row);
+  if (fmt == SUMMARY_JSON) {
+    g_autofree char *json = results_json_line(&row);
+    fputs(json, stdout);
+  } else if (fmt == SUMMARY_CSV) {
+    g_autofree char *header = results_csv_header(), *line = results_csv_line(&row);
+    fputs(header, stdout);
+    fputs(line, stdout);
+  } else {
+    print_table(&row);
+  }
+  result_row_clear(&row);
+  point_clear(&pt);
+  profile_clear(&prof);
+  return 0;
+}
