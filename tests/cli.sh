@@ -425,6 +425,112 @@ racks=$(col "$out/rackcap/results.csv" racks | head -2 | tr '\n' ' ')
 [ "${racks%% *}" -lt "$(echo "$racks" | cut -d' ' -f2)" ] && ok || fail "a rack cap fits more racks: $racks"
 col "$out/rackcap/results.csv" reason | grep -q "leaves 0 W per GPU" && ok || fail "rack cap reason"
 
+# --- conventions: help for every command, one meaning per short option, GNU --version, locale ----
+expect_rc 0 "--version" "$AIFSIM" --version
+grep -q '^Copyright (C) ' "$out/stdout" && grep -q '^License MIT' "$out/stdout" && ok || fail "--version names copyright and licence"
+expect_rc 0 "--help" "$AIFSIM" --help
+grep -q '^Report bugs to: ' "$out/stdout" && ok || fail "--help gives the bug-report address"
+commands=$("$AIFSIM" --help | sed -n 's/^  \([a-z]*\)  .*/\1/p')
+[ "$(echo "$commands" | wc -l)" -ge 12 ] && ok || fail "--help lists the commands: $commands"
+: >"$out/shorts"
+for c in $commands; do
+  expect_rc 0 "help $c" "$AIFSIM" help "$c"
+  [ "$c" = help ] || { grep -q "aifsim help \[OPTION" "$out/stdout" && fail "help $c prints help's own usage" || ok; }
+  grep -q "^  aifsim $c \[OPTION" "$out/stdout" && ok || fail "help $c prints $c's usage"
+  # every "-X, --long" pair of the command's help
+  sed -n 's/^ *\(-[a-zA-Z]\), \(--[a-z-]*\).*/\1 \2/p' "$out/stdout" >>"$out/shorts"
+done
+clashes=$(sort -u "$out/shorts" | awk '{ n[$1]++; l[$1] = l[$1] " " $2 } END { for (k in n) if (n[k] > 1) print k ":" l[k] }')
+[ -z "$clashes" ] && ok || fail "a short option means one thing across commands: $clashes"
+[ "$(wc -l <"$out/shorts")" -gt 20 ] && ok || fail "the short options were read from the helps"
+expect_rc 2 "help of no command" "$AIFSIM" help frobnicate
+expect_err "no command or topic 'frobnicate'" "help of no command named"
+expect_rc 0 "catalog keys" "$AIFSIM" catalog keys
+grep -q '^attention.kv_lora_rank' "$out/stdout" && grep -q '^gpu.hbm_bandwidth' "$out/stdout" && ok ||
+  fail "catalog keys lists the model and system keys"
+if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
+  LC_ALL=C.UTF-8 "$AIFSIM" run --help >"$out/stdout" 2>&1
+  grep -q 'OPTION?' "$out/stdout" && fail "usage prints [OPTION?] in a UTF-8 locale" || ok
+fi
+
+# --- standard input, shipped scenarios by name, --quiet ---------------------------------------------
+printf 'name: piped\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nserving: {engine: steady}\n' |
+  "$AIFSIM" run - -o "$out/piped" >"$out/stdout" 2>"$out/stderr" && [ -s "$out/piped/results.csv" ] && ok ||
+  { fail "run - reads the scenario from standard input"; cat "$out/stderr"; }
+printf 'name: piped\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nserving: {tensor_parallel: 2}\n' |
+  "$AIFSIM" run - -o "$out/piped2" >"$out/stdout" 2>"$out/stderr"
+[ $? -eq 2 ] && grep -q '^aifsim run: -:4:' "$out/stderr" && ok || { fail "a bad scenario on stdin: -:line:col, exit 2"; cat "$out/stderr"; }
+expect_rc 0 "a shipped scenario by name" "$AIFSIM" run green-contexts -o "$out/byname" -e steady -q
+[ -s "$out/byname/results.csv" ] && ok || fail "run NAME runs the shipped scenario"
+[ ! -s "$out/stderr" ] && ok || { fail "--quiet prints nothing on stderr"; cat "$out/stderr"; }
+expect_rc 2 "an unknown scenario name" "$AIFSIM" run no-such-scenario -o "$out/nosuch"
+expect_err "no-such-scenario: cannot read" "an unknown scenario name is named"
+expect_rc 0 "catalog scenarios" "$AIFSIM" catalog scenarios
+grep -q '^gtc-100mw  *Hopper' "$out/stdout" && ok || fail "catalog scenarios lists them with descriptions"
+head -3 "$SRC/calibration/measured/measured-dev.csv" | "$AIFSIM" validate - -e steady -q >"$out/stdout" 2>"$out/stderr" &&
+  grep -q 'pooled' "$out/stdout" && ok || { fail "validate - reads measured rows from standard input"; cat "$out/stderr"; }
+
+# --- estimate: one configuration without a file -----------------------------------------------------
+expect_rc 0 "estimate" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --tp 4 --isl 2048 --osl 256 --users 32
+grep -q '^llama-3.3-70b on h200-sxm-hgx8: agg 1x tp4 fp8 trtllm c32' "$out/stdout" && grep -q '^  ttft_p90_ms ' "$out/stdout" &&
+  grep -q '^  status  *ok' "$out/stdout" && ok || { fail "estimate prints the point"; cat "$out/stdout"; }
+expect_rc 0 "estimate json" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --tp 4 --isl 2048 --osl 256 --users 32 -f json
+est=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["tp"], r["users"], r["isl"], r["osl"], r["status"])' "$out/stdout")
+[ "$est" = "4 32 2048 256 ok" ] && ok || fail "estimate --format json: $est"
+cp "$out/stdout" "$out/est.json"
+# the same point as a scenario gives the same row
+printf 'name: est\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\nworkload: {input: 2048, output: 256, arrival: {kind: closed, users: 32}}\nserving: {aggregated: {tp: 4}}\n' >"$out/est.yaml"
+expect_rc 0 "the estimate's point as a scenario" "$AIFSIM" run "$out/est.yaml" -o "$out/est"
+python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.loads(open(sys.argv[2]).readline())
+keys = ["out_tok_s_per_gpu", "tok_s_per_user", "ttft_p90_ms", "tok_s_per_mw", "gpu_power_w"]
+sys.exit(0 if all(a[k] == b[k] for k in keys) else 1)' "$out/est.json" "$out/est/results.jsonl" && ok ||
+  fail "estimate and run agree on the same point"
+expect_rc 2 "estimate without a model" "$AIFSIM" estimate --system h200-sxm-hgx8
+expect_rc 2 "estimate of an unknown system" "$AIFSIM" estimate --system h300 --model llama-3.3-70b
+expect_err "--system: unknown system 'h300'" "estimate names the bad option"
+expect_rc 2 "estimate --set of a misspelt key" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --set serving.agregated.tp=2
+expect_err "did you mean 'serving.aggregated.tp'" "estimate --set suggests the key"
+expect_rc 2 "estimate with a bad value" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --precision fp6
+expect_rc 0 "estimate --set a SLO" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --tp 4 --set "plan.max_ttft=1 ms"
+grep -q '^  status  *slo-violated' "$out/stdout" && ok || fail "estimate --set plan.max_ttft holds the point to it"
+
+# --- catalog import: a model entry from a config.json ------------------------------------------------
+mkdir -p "$out/cat/llm"
+expect_rc 0 "catalog import" "$AIFSIM" catalog import "$SRC/tests/hf-config/deepseek-r1.json" --id my-r1 --name "My R1" -o "$out/cat/llm/my-r1.yaml"
+expect_rc 0 "an imported model runs" "$AIFSIM" estimate --system gb200-nvl72 --model my-r1 --tp 8 --ep 8 --attention-dp \
+  --precision fp8 -c "$out/cat" -e steady
+grep -q '^my-r1 on gb200-nvl72' "$out/stdout" && ok || fail "the imported model is in the catalog"
+"$AIFSIM" catalog import - --id from-stdin <"$SRC/tests/hf-config/llama-3.1-8b.json" >"$out/stdout" 2>"$out/stderr" &&
+  grep -q '^  kind: gqa' "$out/stdout" && ok || fail "catalog import - reads standard input"
+expect_rc 2 "import into a file not named for its id" "$AIFSIM" catalog import "$SRC/tests/hf-config/deepseek-r1.json" -o "$out/cat/other.yaml"
+printf '{"hidden_size": 1}' >"$out/bad.json"
+expect_rc 2 "import of a config without layers" "$AIFSIM" catalog import "$out/bad.json"
+expect_err "bad.json:1:1: config has no 'num_hidden_layers'" "import names what is missing"
+
+# --- launch: the files of a point, against hand-checked expected files --------------------------------
+for t in agg-trtllm agg-vllm disagg-sglang disagg-trt; do
+  expect_rc 0 "launch: run $t" "$AIFSIM" run "$SRC/tests/launch/$t.yaml" -o "$out/launch-$t" -q
+  expect_rc 0 "launch $t" "$AIFSIM" launch "$out/launch-$t" --point 0 --model-path org/Model-Name -o "$out/launch-$t/files"
+  d=$(echo "$out/launch-$t/files"/*-p0)
+  for f in "$SRC/tests/launch/expected/$t"/*; do
+    if cmp -s "$f" "$d/$(basename "$f")"; then ok; else fail "launch $t: $(basename "$f") differs"; diff "$f" "$d/$(basename "$f")" | head -10; fi
+  done
+  [ "$(ls "$d" | grep -vc README.md)" -eq "$(ls "$SRC/tests/launch/expected/$t" | wc -l)" ] && ok || fail "launch $t: files $(ls "$d")"
+  grep -q "point 0" "$d/README.md" && ok || fail "launch $t: the README names the point"
+  for sh in "$d"/*.sh; do sh -n "$sh" && [ -x "$sh" ] && ok || fail "launch $t: $(basename "$sh") is an executable sh script"; done
+done
+# default: each system's pick; a hostile model path reaches the engine as one word and runs nothing
+expect_rc 0 "launch the picks" "$AIFSIM" launch "$out/launch-agg-vllm" --model-path "m'; touch $out/PWNED; echo '\$(touch $out/PWNED2)"
+mkdir -p "$out/fakebin" && printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done\n' >"$out/fakebin/vllm" && chmod +x "$out/fakebin/vllm"
+PATH="$out/fakebin:$PATH" sh "$out/launch-agg-vllm/launch/h200-sxm-hgx8-p0/vllm-serve.sh" >"$out/stdout" 2>&1
+[ ! -e "$out/PWNED" ] && [ ! -e "$out/PWNED2" ] && grep -qF "[m'; touch $out/PWNED; echo '\$(touch $out/PWNED2)]" "$out/stdout" &&
+  grep -qF '[--max-num-seqs]' "$out/stdout" && ok || { fail "a launch script passes the model path as one word and runs nothing"; cat "$out/stdout"; }
+expect_rc 2 "launch a point that cannot run" "$AIFSIM" launch "$out/launch-agg-vllm" --point 7
+expect_err "no such point" "launch names the missing point"
+expect_rc 2 "launch a folder without a run" "$AIFSIM" launch "$out"
+expect_err "no scenario.resolved.yaml" "launch says what it needs"
+
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
 done

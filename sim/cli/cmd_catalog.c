@@ -138,7 +138,9 @@ int cmd_catalog(int argc, char **argv)
 {
   g_auto(GStrv) dirs = NULL;
   g_autofree char *id = NULL, *name = NULL, *source = NULL, *out = NULL;
+  gboolean markdown = FALSE;
   GOptionEntry entries[] = {
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "keys: as the Markdown tables docs/catalog.md embeds", NULL },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
     { "id", 0, 0, G_OPTION_ARG_STRING, &id, "import: the entry's id (default: the config's folder name, lower-cased)", "ID" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, "import: the model's full name (default: the id)", "TEXT" },
@@ -146,11 +148,11 @@ int cmd_catalog(int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "import: write the entry to FILE (named ID.yaml) instead of stdout", "FILE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("systems | models | scenarios | show ID | import CONFIG.json");
+  g_autoptr(GOptionContext) ctx = g_option_context_new("systems | models | scenarios | keys | show ID | import CONFIG.json");
   g_option_context_set_summary(ctx, "List the systems or the LLMs with their key figures, or the shipped scenarios;\n"
                                     "show one entry in full with the source of each figure; or make a model entry\n"
-                                    "from a Hugging Face config.json ('-': standard input). 'aifsim help catalog'\n"
-                                    "lists every key of an entry.");
+                                    "from a Hugging Face config.json ('-': standard input). 'aifsim catalog keys'\n"
+                                    "lists every key of an entry with its type, unit, default and meaning.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "catalog", &argc, &argv))
     return 2;
@@ -158,9 +160,15 @@ int cmd_catalog(int argc, char **argv)
     return import_model(argv[2], id, name, source, out);
   if (argc == 2 && strcmp(argv[1], "scenarios") == 0)
     return list_scenarios();
+  if (argc == 2 && strcmp(argv[1], "keys") == 0) {
+    g_autoptr(GString) text = g_string_new(NULL);
+    help_catalog(text, markdown);
+    fputs(text->str, stdout);
+    return 0;
+  }
   gboolean show = argc == 3 && strcmp(argv[1], "show") == 0;
   if (!show && !(argc == 2 && (strcmp(argv[1], "systems") == 0 || strcmp(argv[1], "models") == 0))) {
-    fprintf(stderr, "aifsim catalog: expected 'systems', 'models', 'scenarios', 'show ID' or 'import CONFIG.json'\n"
+    fprintf(stderr, "aifsim catalog: expected 'systems', 'models', 'scenarios', 'keys', 'show ID' or 'import CONFIG.json'\n"
                     "Run 'aifsim catalog --help' for usage.\n");
     return 2;
   }

@@ -91,19 +91,18 @@ int cmd_help(int argc, char **argv)
 {
   gboolean markdown = FALSE;
   GOptionEntry entries[] = {
-    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "print keys, columns or catalog as Markdown", NULL },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "print keys or columns as Markdown", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("COMMAND | keys | columns | catalog");
+  g_autoptr(GOptionContext) ctx = g_option_context_new("COMMAND | keys | columns");
   g_option_context_set_summary(ctx, "'aifsim help COMMAND' shows a command's options; 'aifsim help keys' lists every\n"
                                     "scenario key with its type, unit, default and meaning; 'aifsim help columns'\n"
-                                    "every results column; 'aifsim help catalog' every key of a system's and a\n"
-                                    "model's catalog entry.");
+                                    "every results column ('aifsim catalog keys': every key of a catalog entry).");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "help", &argc, &argv))
     return 2;
-  static const char *const topics[] = { "keys", "columns", "catalog", NULL };
-  void (*const print[])(GString *, gboolean) = { help_keys, help_columns, help_catalog };
+  static const char *const topics[] = { "keys", "columns", NULL };
+  void (*const print[])(GString *, gboolean) = { help_keys, help_columns };
   for (int t = 0; argc == 2 && topics[t]; t++)
     if (strcmp(argv[1], topics[t]) == 0) {
       g_autoptr(GString) out = g_string_new(NULL);
@@ -114,6 +113,7 @@ int cmd_help(int argc, char **argv)
   const CliCommand *c = argc == 2 ? cli_command(argv[1]) : NULL;
   if (c) { /* the command's own --help: GOption prints it and exits 0 */
     char *sub[] = { (char *)c->name, (char *)"--help", NULL };
+    cli_set_prgname(c);
     return c->run(2, sub);
   }
   if (argc == 2)

@@ -92,7 +92,7 @@ int cmd_plan(int argc, char **argv)
   if (!report_sweep(&rs, &ro, &rep, &err))
     return cli_fail("plan", err);
   g_autofree char *csv = plan_csv(rep.summary);
-  if (!atomic_file_write(csv_path, csv, -1, &err))
+  if (!atomic_file_write(csv_path, csv, -1, &err) || !report_write_resolved(&rs, &rep, &err))
     return cli_fail("plan", err);
   sweep_finish(rs.outdir);
   g_autofree char *footer = g_strdup_printf("Plan: %s; every point: %s/results.csv", csv_path, rs.outdir);

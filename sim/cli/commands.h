@@ -33,6 +33,8 @@ extern const CliCommand cli_commands[];
 extern const gsize n_cli_commands;
 /* The command called NAME, or NULL. */
 const CliCommand *cli_command(const char *name);
+/* Names the program "aifsim COMMAND" for the usage lines GOption prints. */
+void cli_set_prgname(const CliCommand *c);
 
 /* Shared by the commands: report ERROR on stderr and map its code to an exit status. */
 int cli_fail(const char *command, GError *error);
@@ -62,7 +64,7 @@ typedef struct {
 /* --quiet and --progress, the same in every long-running command (run, plan, validate, fit). */
 #define CLI_PROGRESS_ENTRIES(quiet, progress)                                                                 \
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &(quiet), "no progress on stderr", NULL },                             \
-  { "progress", 0, 0, G_OPTION_ARG_NONE, &(progress), "a progress line every second on a terminal (off one, every 10 s is the default)", NULL }
+  { "progress", 0, 0, G_OPTION_ARG_NONE, &(progress), "a progress line every second (default: a bar on a terminal, a line every 10 s off one)", NULL }
 
 typedef struct {
   Catalog *catalog;
@@ -82,7 +84,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunSetup, run_setup_clear)
 
 /* The scenario key reference (plain or Markdown), as `aifsim help keys` prints it. */
 void help_keys(GString *out, gboolean markdown);
-/* Every key of a system's and a model's catalog entry, as `aifsim help catalog` prints it. */
+/* Every key of a system's and a model's catalog entry, as `aifsim catalog keys` prints it. */
 void help_catalog(GString *out, gboolean markdown);
 /* Every results column (name, kind, which way is better, meaning) as text or as the Markdown table
  * docs/results.md embeds. */

@@ -48,8 +48,10 @@ int main(int argc, char **argv)
     return 0;
   }
   const CliCommand *c = cli_command(a);
-  if (c)
+  if (c) {
+    cli_set_prgname(c); /* usage lines read "aifsim run [OPTION…]" */
     return c->run(argc - 1, argv + 1);
+  }
   fprintf(stderr, "aifsim: unknown %s '%s'\n\n", a[0] == '-' ? "option" : "command", a);
   usage(stderr);
   return 2;

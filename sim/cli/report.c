@@ -4,8 +4,11 @@
 #include "frontier.h"
 #include "slo.h"
 #include "sweep.h"
+#include "keytable.h"
+#include "output_dir.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct {
   FrontierSet *frontier;
@@ -123,4 +126,73 @@ void report_clear(Report *r)
   g_clear_pointer(&r->summary, summary_free);
   g_clear_pointer(&r->system_ids, g_ptr_array_unref);
   g_clear_pointer(&r->model_ids, g_ptr_array_unref);
+}
+
+/* A catalog figure written back with its own source when it has one. */
+typedef struct {
+  const FigureSources *fs;
+  const void *entry;
+} EmitEntry;
+
+static char *entry_text(const KtKey *key, gpointer user, gboolean *skip)
+{
+  EmitEntry *e = user;
+  if (key->type == KT_GROUP || !e->fs->by_key || strcmp(key->path, "source") == 0)
+    return NULL;
+  const char *src = g_hash_table_lookup(e->fs->by_key, key->path);
+  gboolean unc = figure_sources_uncertain(e->fs, key->path);
+  if (!src && !unc)
+    return NULL;
+  g_autofree char *v = kt_value_yaml(key, e->entry), *s = src ? kt_yaml_quote(src) : NULL;
+  return g_strdup_printf("{value: %s%s%s%s}", v, s ? ", source: " : "", s ? s : "", unc ? ", uncertain: true" : "");
+}
+
+static gboolean write_entry(const char *dir, const char *sub, const char *id, const KtTable *t, const void *entry,
+                            const FigureSources *fs, GError **error)
+{
+  g_autofree char *folder = g_build_filename(dir, "catalog", sub, NULL);
+  g_autofree char *rel = g_build_filename("catalog", sub, NULL);
+  if (!output_dir_mkdir(dir, rel, error))
+    return FALSE;
+  g_autoptr(GString) out = g_string_new("# catalog entry as used by this run\n");
+  EmitEntry e = { fs, entry };
+  kt_emit_yaml(t, entry, out, 0, entry_text, &e);
+  g_autofree char *name = g_strconcat(id, ".yaml", NULL);
+  g_autofree char *path = g_build_filename(folder, name, NULL);
+  return atomic_file_write(path, out->str, out->len, error);
+}
+
+static gboolean write_citations(const char *dir, const Catalog *c, GError **error)
+{
+  g_autoptr(GString) out = g_string_new("# source keys used by the catalog entries beside this file\n");
+  g_autoptr(GList) keys = g_list_sort(g_hash_table_get_keys(c->citations), (GCompareFunc)strcmp);
+  for (GList *k = keys; k; k = k->next) {
+    g_autofree char *q = kt_yaml_quote(g_hash_table_lookup(c->citations, k->data));
+    g_string_append_printf(out, "%s: %s\n", (char *)k->data, q);
+  }
+  g_autofree char *path = g_build_filename(dir, "catalog", "hardware", "sources.yaml", NULL);
+  return atomic_file_write(path, out->str, out->len, error);
+}
+
+/* The catalog entries the points used, so scenario.resolved.yaml reproduces the run. */
+static gboolean write_catalog_used(const char *dir, const Catalog *c, const Report *rep, GError **error)
+{
+  for (guint i = 0; i < rep->system_ids->len; i++) {
+    const SystemSpec *s = catalog_system(c, rep->system_ids->pdata[i]);
+    if (s && !write_entry(dir, "hardware", s->id, &hardware_table, s, &s->sources, error))
+      return FALSE;
+  }
+  for (guint i = 0; i < rep->model_ids->len; i++) {
+    const LlmSpec *m = catalog_model(c, rep->model_ids->pdata[i]);
+    if (m && !write_entry(dir, "llm", m->id, &llm_table, m, &m->sources, error))
+      return FALSE;
+  }
+  return write_citations(dir, c, error);
+}
+
+gboolean report_write_resolved(const RunSetup *rs, const Report *rep, GError **error)
+{
+  g_autofree char *resolved = scenario_resolved_yaml(rs->scenario, rs->catalog);
+  g_autofree char *resolved_path = g_build_filename(rs->outdir, "scenario.resolved.yaml", NULL);
+  return atomic_file_write(resolved_path, resolved, -1, error) && write_catalog_used(rs->outdir, rs->catalog, rep, error);
 }

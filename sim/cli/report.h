@@ -27,6 +27,10 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
 void report_clear(Report *r);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Report, report_clear)
 
+/* Writes scenario.resolved.yaml and catalog/ (the entries REP's points used) into RS's folder: what
+ * reproduces the run, and what `aifsim launch` rebuilds a point from. */
+gboolean report_write_resolved(const RunSetup *rs, const Report *rep, GError **error);
+
 /* Prints REP's summary of RS's scenario (its SLO in words, budget, percentile) in FORMAT on stdout;
  * a table ends with FOOTER. */
 void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat format, const char *footer);

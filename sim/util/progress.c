@@ -9,7 +9,7 @@ ProgressStyle progress_style(gboolean quiet, gboolean forced)
   if (quiet)
     return PROGRESS_NONE;
   if (forced)
-    return PROGRESS_LINES;
+    return PROGRESS_EACH_SECOND;
   return isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINES;
 }
 
@@ -17,8 +17,7 @@ void progress_start(Progress *p, ProgressStyle style, const char *what, gsize do
 {
   *p = (Progress){ .style = style, .what = what, .done = done, .total = total, .start = g_get_monotonic_time() };
   p->last = p->start;
-  /* --progress on a terminal still prints lines: one a second, for a log read through tee */
-  p->every = (style == PROGRESS_LINES && isatty(STDERR_FILENO) ? 1 : PROGRESS_LINE_SECONDS) * G_USEC_PER_SEC;
+  p->every = (style == PROGRESS_EACH_SECOND ? 1 : PROGRESS_LINE_SECONDS) * G_USEC_PER_SEC;
 }
 
 static void tell(Progress *p, gint64 now, gboolean final)
@@ -52,6 +51,6 @@ void progress_add(Progress *p, gsize n)
 
 void progress_end(Progress *p)
 {
-  if (p->style == PROGRESS_BAR || (p->style == PROGRESS_LINES && p->printed))
+  if (p->style == PROGRESS_BAR || (p->style != PROGRESS_NONE && p->printed))
     tell(p, g_get_monotonic_time(), TRUE);
 }

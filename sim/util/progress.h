@@ -11,7 +11,8 @@
 typedef enum {
   PROGRESS_NONE,  /* --quiet */
   PROGRESS_BAR,   /* stderr is a terminal */
-  PROGRESS_LINES, /* a line every PROGRESS_LINE_SECONDS (--progress: every second) */
+  PROGRESS_LINES, /* off a terminal: a line every PROGRESS_LINE_SECONDS */
+  PROGRESS_EACH_SECOND, /* --progress: a line every second, terminal or not */
 } ProgressStyle;
 
 #define PROGRESS_LINE_SECONDS 10
