@@ -531,6 +531,24 @@ expect_err "no such point" "launch names the missing point"
 expect_rc 2 "launch a folder without a run" "$AIFSIM" launch "$out"
 expect_err "no scenario.resolved.yaml" "launch says what it needs"
 
+# --- bash completion: commands, options, catalog ids, scenario names ------------------------------------
+if command -v bash >/dev/null 2>&1; then
+  comp() { bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _aifsim; printf "%s\n" "${COMPREPLY[@]}"' _ \
+    "$SRC/sim/cli/aifsim.bash" "$AIFSIM" "$@"; }
+  [ "$(comp es)" = estimate ] && ok || fail "completion: es -> estimate: $(comp es)"
+  comp run --qu | grep -qx -- --quiet && ok || fail "completion: run --qu -> --quiet"
+  comp estimate --system gb2 | grep -qx gb200-nvl72 && ok || fail "completion: --system gb2 -> gb200-nvl72"
+  comp estimate --model deeps | grep -qx deepseek-r1 && ok || fail "completion: --model deeps -> deepseek-r1"
+  comp plan gtc | grep -qx gtc-100mw && ok || fail "completion: plan gtc -> the shipped scenario"
+  comp help lau | grep -qx launch && ok || fail "completion: help lau -> launch"
+else
+  echo "SKIP: bash not installed: the completion is not tested"
+fi
+# the man page renders (built by make from the helps)
+if [ -s "${AIF_BUILDDIR:-.}/aifsim.1" ] && command -v man >/dev/null 2>&1; then
+  MANWIDTH=100 man "${AIF_BUILDDIR:-.}/aifsim.1" 2>/dev/null | grep -q 'aifsim launch' && ok || fail "the man page renders with every command"
+fi
+
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
 done

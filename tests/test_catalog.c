@@ -3,6 +3,7 @@
 #include "test_util.h"
 #include "keytable.h"
 #include "llm_import.h"
+#include "commands.h"
 #include "precision.h"
 
 #include <glib/gstdio.h>
@@ -249,6 +250,16 @@ START_TEST(import_rejects_what_is_not_a_model)
 }
 END_TEST
 
+START_TEST(catalog_doc_matches_the_tables)
+{
+  g_autoptr(GString) md = g_string_new(NULL);
+  help_catalog(md, TRUE);
+  g_autofree char *path = src_path("docs/catalog.md"), *doc = NULL;
+  ck_assert(g_file_get_contents(path, &doc, NULL, NULL));
+  ck_assert_msg(strstr(doc, md->str), "docs/catalog.md is out of date: paste `aifsim catalog keys --markdown`");
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("catalog");
@@ -262,6 +273,7 @@ int main(void)
   tcase_add_test(tc, import_mla_moe);
   tcase_add_test(tc, import_sliding_window_moe);
   tcase_add_test(tc, import_rejects_what_is_not_a_model);
+  tcase_add_test(tc, catalog_doc_matches_the_tables);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
