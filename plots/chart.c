@@ -649,12 +649,23 @@ static void gp_string(GString *out, const char *text)
   g_string_append_c(out, '\'');
 }
 
+/* RGB as gnuplot's '#rrggbb'. */
+static void gp_colour(GString *out, const double *rgb)
+{
+  g_string_append_printf(out, "'#%02x%02x%02x'", (int)(rgb[0] * 255 + 0.5), (int)(rgb[1] * 255 + 0.5),
+                         (int)(rgb[2] * 255 + 0.5));
+}
+
 gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char *script, const char *data,
                        GError **error)
 {
   Axis x = { 0 }, y = { 0 };
   if (!setup_axes(cd, &x, &y, error))
     return FALSE;
+  /* The data: block 0 every point that ran (x, y, its colour packed, its system), block k the
+   * frontier of system k. Written to DATA for other tools, and inside the script as a datablock,
+   * so that the script draws from any directory. No line of it can read "EOD": each is numbers or
+   * a comment. */
   g_autoptr(GString) d = g_string_new("# x y rgb system_index (block 0: every point that ran, its family's colour, grey "
                                       "when it breaks the SLO; block k: frontier of system k)\n");
   for (guint i = 0; i < cd->points->len; i++) {
@@ -664,7 +675,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
     double rgb[3] = { 0.8, 0.8, 0.8 };
     if (p->ok)
       family_colour(cd->families->pdata[p->family], rgb);
-    int packed = ((int)(rgb[0] * 255) << 16) | ((int)(rgb[1] * 255) << 8) | (int)(rgb[2] * 255);
+    int packed = ((int)(rgb[0] * 255 + 0.5) << 16) | ((int)(rgb[1] * 255 + 0.5) << 8) | (int)(rgb[2] * 255 + 0.5);
     g_string_append_printf(d, "%.6g %.6g %d %d\n", p->x, p->y, packed, p->system);
   }
   for (guint s = 0; s < cd->systems->len; s++) {
@@ -675,7 +686,6 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
     for (guint i = 0; i < f->len; i++)
       g_string_append_printf(d, "%.6g %.6g\n", ((const ChartPoint *)f->pdata[i])->x, ((const ChartPoint *)f->pdata[i])->y);
   }
-  g_autofree char *base = g_path_get_basename(data);
   g_autofree char *png = g_strconcat(script, ".png", NULL);
   g_autofree char *png_base = g_path_get_basename(png);
   g_autoptr(GString) sc = g_string_new(NULL);
@@ -685,8 +695,10 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
   g_string_append(sc, "# gnuplot script written by aifsim: `gnuplot ");
   for (const char *c = script_base; *c; c++) /* a comment ends at a line break: keep it on one line */
     g_string_append_c(sc, (unsigned char)*c < 0x20 ? ' ' : *c);
-  g_string_append(sc, "` draws the chart\nset terminal pngcairo noenhanced size ");
-  g_string_append_printf(sc, "%d,%d\nset output ", opt->width, opt->height);
+  g_string_append(sc, "` draws the chart the PNG shows into the PNG named below, in the current\n"
+                      "# directory; the data is inside the script, so it runs from anywhere.\n");
+  g_string_append_printf(sc, "set terminal pngcairo noenhanced size %d,%d font 'sans,10'\nset output ", opt->width,
+                         opt->height);
   gp_string(sc, png_base);
   g_string_append(sc, "\nset title ");
   gp_string(sc, opt->title ? opt->title : "AI-factory chart");
@@ -694,8 +706,15 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
   gp_string(sc, axis_title(x.col));
   g_string_append(sc, "\nset ylabel ");
   gp_string(sc, axis_title(y.col));
-  g_string_append(sc, "\nset grid\nset key outside right\n");
+  g_string_append(sc, "\nset grid\nset key outside right top\n");
   g_string_append_printf(sc, "%s%s", x.log ? "set logscale x\n" : "", y.log ? "set logscale y\n" : "");
+  if (opt->slo_x > 0) { /* the SLO's floor, dashed, as the PNG draws it */
+    g_string_append_printf(sc, "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead dashtype 2 lc rgb '#777777'\n",
+                           opt->slo_x, opt->slo_x);
+    g_string_append_printf(sc, "set label 100 at %.6g, graph 0.98 offset 0.5,0 ", opt->slo_x);
+    gp_string(sc, opt->slo_text ? opt->slo_text : "SLO");
+    g_string_append(sc, " textcolor rgb '#555555'\n");
+  }
   for (guint s = 0; s < cd->systems->len; s++) { /* each system's pick, ringed and labelled */
     const ResultRow *best = pick_of(cd, opt, s, &x, &y);
     if (!best)
@@ -705,18 +724,33 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
                                              column_words(x.col), best->point);
     g_string_append_printf(sc, "set label %u ", s + 1);
     gp_string(sc, label);
-    g_string_append_printf(sc, " at %.6g,%.6g point pt 6 ps 2.5 offset 1.5,%.1f\n", result_value(best, x.col),
-                           result_value(best, y.col), 1.0 + 1.2 * s);
+    g_string_append_printf(sc, " at %.6g,%.6g point pt 6 ps 2.5 lc rgb ", result_value(best, x.col),
+                           result_value(best, y.col));
+    gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
+    g_string_append_printf(sc, " offset 1.5,%.1f\n", 1.0 + 1.2 * s);
   }
-  g_string_append(sc, "plot ");
-  gp_string(sc, base);
-  g_string_append(sc, " index 0 using 1:2:3 with points pt 7 ps 0.6 lc rgb variable notitle");
-  for (guint s = 0; s < cd->systems->len; s++) {
-    g_string_append(sc, ", \\\n     ");
-    gp_string(sc, base);
-    g_string_append_printf(sc, " index %u using 1:2 with linespoints lw 2 pt %u title ", s + 1, 5 + 2 * s);
+  g_string_append(sc, "$chart << EOD\n");
+  g_string_append_len(sc, d->str, (gssize)d->len);
+  g_string_append(sc, "EOD\nplot $chart index 0 using 1:2:3 with points pt 7 ps 0.6 lc rgb variable notitle");
+  for (guint s = 0; s < cd->systems->len; s++) { /* frontiers in the PNG's colours and markers */
+    g_string_append_printf(sc, ", \\\n     $chart index %u using 1:2 with linespoints lw 2.5 pt %u ps 1.2 lc rgb ", s + 1,
+                           (guint[]){ 7, 5, 9, 13 }[s % 4]);
+    gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
+    g_string_append(sc, " title ");
     gp_string(sc, cd->systems->pdata[s]);
   }
-  g_string_append_c(sc, '\n');
+  g_autoptr(GPtrArray) families = g_ptr_array_new(); /* the legend's families, in the PNG's order */
+  for (guint f = 0; f < cd->families->len; f++)
+    g_ptr_array_add(families, cd->families->pdata[f]);
+  g_ptr_array_sort(families, by_family_order);
+  for (guint f = 0; f < families->len; f++) {
+    double rgb[3];
+    family_colour(families->pdata[f], rgb);
+    g_string_append(sc, ", \\\n     NaN with points pt 7 ps 1 lc rgb ");
+    gp_colour(sc, rgb);
+    g_string_append(sc, " title ");
+    gp_string(sc, families->pdata[f]);
+  }
+  g_string_append(sc, ", \\\n     NaN with points pt 7 ps 1 lc rgb '#cccccc' title 'breaks the SLO, queue-bound or unstable'\n");
   return atomic_file_write(data, d->str, d->len, error) && atomic_file_write(script, sc->str, sc->len, error);
 }

@@ -549,6 +549,24 @@ if [ -s "${AIF_BUILDDIR:-.}/aifsim.1" ] && command -v man >/dev/null 2>&1; then
   MANWIDTH=100 man "${AIF_BUILDDIR:-.}/aifsim.1" 2>/dev/null | grep -q 'aifsim launch' && ok || fail "the man page renders with every command"
 fi
 
+# --- outputs: the gnuplot twin from anywhere, plot keeps the title, no stale chart -------------------
+if command -v gnuplot >/dev/null 2>&1; then
+  mkdir -p "$out/elsewhere"
+  (cd "$out/elsewhere" && gnuplot "$out/a/chart.gp" >/dev/null 2>&1)
+  [ -s "$out/elsewhere/chart.gp.png" ] && ok || fail "the gnuplot script draws when run from another directory"
+fi
+grep -q "^set title 'AI factory: Hopper vs Blackwell vs Rubin" "$out/a/chart.gp" && ok || fail "the run's chart has the scenario's title"
+expect_rc 0 "plot a run's results" "$AIFSIM" plot "$out/a/results.csv" -o "$out/replot.png"
+grep -q "^set title 'AI factory: Hopper vs Blackwell vs Rubin" "$out/replot.gp" && grep -q '^set arrow 1 from 50,' "$out/replot.gp" &&
+  ok || fail "plot keeps the run's title and SLO floor"
+grep -c "lc rgb '#" "$out/replot.gp" | grep -qv '^0$' && ok || fail "the gnuplot twin draws the PNG's colours"
+cp -r "$out/byname" "$out/stale"
+[ -s "$out/stale/chart.png" ] && ok || fail "a sweep of green-contexts draws a chart"
+printf 'name: one\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nserving: {engine: steady}\n' >"$out/one.yaml"
+expect_rc 0 "a one-point run into a folder with a chart" "$AIFSIM" run "$out/one.yaml" -o "$out/stale"
+[ ! -e "$out/stale/chart.png" ] && [ ! -e "$out/stale/chart.gp" ] && [ ! -e "$out/stale/chart.dat" ] && ok ||
+  fail "a run that draws no chart removes the previous run's chart files"
+
 for f in "$SRC"/scenarios/*.yaml; do
   expect_rc 0 "scenario $(basename "$f")" "$AIFSIM" run "$f" -j 2 -o "$out/sc-$(basename "$f" .yaml)"
 done

@@ -61,8 +61,8 @@ int cmd_plan(int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
   g_option_context_set_summary(ctx, "For the scenario's power budget and SLO, the best configuration per system, the\n"
-                                    "factory it implies and the best points of each mode. Writes plan.csv and\n"
-                                    "results.csv into DIR.");
+                                    "factory it implies and the best points of each mode. Writes plan.csv, the chart,\n"
+                                    "results.csv and scenario.resolved.yaml (what aifsim launch reads) into DIR.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "plan", &argc, &argv))
     return 2;
@@ -85,8 +85,8 @@ int cmd_plan(int argc, char **argv)
   SweepOptions so = { .jobs = jobs, .progress = progress_style(a.quiet, a.progress) };
   if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))
     return cli_fail("plan", err);
-  /* the results as run writes them (frontier marked), without the chart run draws */
-  ReportOptions ro = { .top = (guint)top, .chart = FALSE };
+  /* the results and the chart as run writes them (frontier marked, the picks ringed) */
+  ReportOptions ro = { .top = (guint)top, .chart = TRUE };
   g_auto(Report) rep = { 0 };
   g_autofree char *csv_path = g_build_filename(rs.outdir, "plan.csv", NULL);
   if (!report_sweep(&rs, &ro, &rep, &err))

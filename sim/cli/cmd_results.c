@@ -3,6 +3,7 @@
  * the shards of a sweep). */
 #include "chart.h"
 #include "commands.h"
+#include "yaml_doc.h"
 #include "evaluate.h"
 #include "frontier.h"
 #include "merge.h"
@@ -94,8 +95,8 @@ int cmd_plot(int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "chart file: .png, .svg or .pdf (default chart.png)", "FILE" },
     { "x", 'x', 0, G_OPTION_ARG_STRING, &x, "x axis column (default tok_s_per_user); COLUMN:min or COLUMN:max sets its direction", "COLUMN" },
     { "y", 'y', 0, G_OPTION_ARG_STRING, &y, "y axis column (default tok_s_per_mw), as -x", "COLUMN" },
-    { "slo", 0, 0, G_OPTION_ARG_DOUBLE, &slo, "draw an SLO's floor at x = VALUE", "VALUE" },
-    { "title", 0, 0, G_OPTION_ARG_STRING, &title, "chart title", "TEXT" },
+    { "slo", 0, 0, G_OPTION_ARG_DOUBLE, &slo, "draw an SLO's floor at x = VALUE (default: the scenario's plan.min_tok_s_per_user)", "VALUE" },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, "chart title (default: the scenario's, from the scenario.resolved.yaml beside the results)", "TEXT" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "width in points (default 1280)", "N" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "height in points (default 800)", "N" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -113,7 +114,21 @@ int cmd_plot(int argc, char **argv)
   }
   const char *path = out ? out : "chart.png";
   g_autoptr(GError) err = NULL;
-  ChartOptions co = { .title = title, .slo_x = slo, .width = width, .height = height };
+  /* the title and SLO floor of the run that wrote the results, when its resolved scenario is beside them */
+  g_autofree char *run_dir = g_path_get_dirname(argv[1]);
+  g_autofree char *resolved = g_build_filename(run_dir, "scenario.resolved.yaml", NULL);
+  g_autoptr(YamlDoc) doc = strcmp(argv[1], "-") != 0 && g_file_test(resolved, G_FILE_TEST_IS_REGULAR)
+                               ? yaml_doc_load(resolved, NULL) : NULL;
+  yaml_node_t *root = doc ? yaml_doc_root(doc) : NULL;
+  yaml_node_t *desc = root ? yaml_doc_lookup(doc, root, "description") : NULL;
+  yaml_node_t *name = root ? yaml_doc_lookup(doc, root, "name") : NULL;
+  yaml_node_t *plan = root ? yaml_doc_lookup(doc, root, "plan") : NULL;
+  yaml_node_t *floor = plan ? yaml_doc_lookup(doc, plan, "min_tok_s_per_user") : NULL;
+  const char *run_title = desc && yaml_doc_scalar(desc) ? yaml_doc_scalar(desc) : name ? yaml_doc_scalar(name) : NULL;
+  if (!slo && floor && yaml_doc_scalar(floor))
+    slo = g_ascii_strtod(yaml_doc_scalar(floor), NULL);
+  ChartOptions co = { .title = title ? title : run_title, .slo_x = slo > 0 && isfinite(slo) ? slo : 0, .width = width,
+                      .height = height };
   if (!axes_of(x, y, &co.x, &co.y, &err))
     return cli_fail("plot", err);
   GPtrArray *rows = results_read(argv[1], &err);

@@ -1,5 +1,6 @@
 /* report.c — a finished sweep's results, summary and chart (see report.h). */
 #include "report.h"
+#include "aif_error.h"
 #include "chart.h"
 #include "frontier.h"
 #include "slo.h"
@@ -7,6 +8,8 @@
 #include "keytable.h"
 #include "output_dir.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,7 +121,20 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
     return FALSE;
   out->system_ids = sorted_keys(systems);
   out->model_ids = sorted_keys(models);
-  return !chart || draw_chart(rs, chart, p.summary, &x, &y, error);
+  if (chart)
+    return draw_chart(rs, chart, p.summary, &x, &y, error);
+  /* no chart this time (fewer than two points meet the SLO: nothing to draw): a previous run's
+   * chart in the folder would show other results */
+  static const char *const stale[] = { "chart.png", "chart.gp", "chart.dat", "chart.gp.png" };
+  for (gsize i = 0; i < G_N_ELEMENTS(stale); i++) {
+    g_autofree char *path = g_build_filename(rs->outdir, stale[i], NULL);
+    if (g_remove(path) != 0 && errno != ENOENT) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot remove the previous run's chart: %s", path,
+                  g_strerror(errno));
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 void report_clear(Report *r)
