@@ -271,7 +271,7 @@ expect_rc 0 "validate the shipped measured rows" "$AIFSIM" validate "$SRC/calibr
   fail "validate predicts every shipped measured row"
 expect_rc 0 "fit (no rounds) writes a loadable profile" "$AIFSIM" fit "$out/m.csv" --rounds 0 -o "$out/p.yaml"
 expect_rc 0 "validate with that profile" "$AIFSIM" validate "$out/m.csv" --profile "$out/p.yaml"
-expect_rc 0 "fit from three starts" "$AIFSIM" fit "$out/m.csv" --rounds 1 --starts 3 --threads 2 -o "$out/p3.yaml"
+expect_rc 0 "fit from three starts" "$AIFSIM" fit "$out/m.csv" --rounds 1 --starts 3 -j 2 -o "$out/p3.yaml"
 grep -q '^source: aifsim fit m.csv (.* 1 rounds from 3 starts, loss ' "$out/p3.yaml" && ok ||
   fail "fit --starts names its starts in the profile's source"
 expect_rc 2 "fit from no start" "$AIFSIM" fit "$out/m.csv" --starts 0
