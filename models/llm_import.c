@@ -133,6 +133,9 @@ static gboolean read_attention(const Config *c, LlmSpec *m, GString *notes, GErr
   if (!found) {
     m->kv_heads = m->heads;
     g_string_append(notes, "no num_key_value_heads: multi-head attention (one KV head per query head)\n");
+  } else if (m->kv_heads == 0 || m->heads % m->kv_heads != 0) {
+    yaml_doc_error(c->d, c->root, error, "%d query heads do not share out over %d KV heads", m->heads, m->kv_heads);
+    return FALSE;
   }
   if (!get_int(c, KEYS("head_dim"), &m->head_dim, &found, error))
     return FALSE;

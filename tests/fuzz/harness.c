@@ -5,6 +5,7 @@
 #include "chart.h"
 #include "evaluate.h"
 #include "frontier.h"
+#include "llm_import.h"
 #include "merge.h"
 #include "profile.h"
 #include "recipes.h"
@@ -372,9 +373,42 @@ int fuzz_calibration(const uint8_t *data, size_t size)
   return 0;
 }
 
+int fuzz_import(const uint8_t *data, size_t size)
+{
+  Shared *sh = shared();
+  g_autofree char *path = input_file("config.json", data, size);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(GString) notes = g_string_new(NULL);
+  LlmSpec m;
+  gboolean ok = llm_import_config(path, "fuzz", NULL, &m, notes, &err);
+  g_autofree char *yaml = ok ? llm_import_yaml(&m, notes->str) : NULL;
+  llm_spec_clear(&m);
+  if (!ok)
+    return 0;
+  /* an import either says what is wrong or writes an entry the catalog reads, and that runs */
+  g_autofree char *cat_dir = g_build_filename(sh->dir, "imp", NULL);
+  g_autofree char *llm = g_build_filename(cat_dir, "llm", NULL);
+  rm_rf(cat_dir);
+  g_mkdir_with_parents(llm, 0755);
+  g_free(input_file("imp/llm/fuzz.yaml", (const uint8_t *)yaml, strlen(yaml)));
+  Catalog *cat = catalog_new();
+  g_autofree char *models = src_path("models");
+  if (!catalog_load_dir(cat, models, &err))
+    broken("the shipped catalog does not load", err->message);
+  if (!catalog_load_dir(cat, cat_dir, &err))
+    broken("an imported entry does not read back", err->message);
+  const char *text = "name: f\nsystem: h200-sxm-hgx8\nmodel: fuzz\nserving: {engine: steady, aggregated: {tp: 8}}\n";
+  g_autofree char *sp = input_file("imp.yaml", (const uint8_t *)text, strlen(text));
+  g_autoptr(Scenario) sc = scenario_load(sp, cat, &err);
+  if (sc)
+    evaluate_capped(sc, cat, &sh->profile, 0);
+  catalog_free(cat);
+  return 0;
+}
+
 const FuzzEntry fuzz_targets[] = {
   { "scenario", fuzz_scenario }, { "catalog", fuzz_catalog },   { "profile", fuzz_profile },
   { "measured", fuzz_measured }, { "trace", fuzz_trace },       { "results", fuzz_results },
-  { "calibration", fuzz_calibration },
+  { "calibration", fuzz_calibration }, { "import", fuzz_import },
 };
 const size_t n_fuzz_targets = G_N_ELEMENTS(fuzz_targets);

@@ -22,6 +22,7 @@ int fuzz_measured(const uint8_t *data, size_t size);    /* measured-results CSV 
 int fuzz_trace(const uint8_t *data, size_t size);       /* request trace CSV */
 int fuzz_results(const uint8_t *data, size_t size);     /* results CSV (plot, pareto, merge) */
 int fuzz_calibration(const uint8_t *data, size_t size); /* calibration kernels' raw runs */
+int fuzz_import(const uint8_t *data, size_t size);      /* a model's config.json (catalog import) */
 
 typedef struct {
   const char *name; /* the corpus folder: tests/fuzz/corpus/NAME, tests/fuzz/regress/NAME */
