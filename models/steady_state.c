@@ -20,10 +20,12 @@ typedef struct {
  * steps' prefill budget takes CHUNK tokens of each (attention data-parallel engines run one on each
  * of up to K ranks at once): the full chunks, then the remainder, which costs what its own tokens
  * cost (a 9,400-token prompt under an 8,192 budget is 8,192 + 1,208 tokens, not two full chunks).
- * Every chunk's tokens attend to ISL / 2 on average, so the chunks' attention sums to the prompt's. */
-static double prefill_cost(const Engine *e, double bd, double ctx, double isl, double chunk, double k)
+ * Every chunk's tokens attend to ISL / 2 on average, so the chunks' attention sums to the prompt's;
+ * ISL is what the prompt computes, behind CACHED tokens a prefix cache held. */
+static double prefill_cost(const Engine *e, double bd, double ctx, double isl, double cached, double chunk, double k)
 {
-  StepBatch batch = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_seqs = k, .prefill_ctx = isl / 2 };
+  /* a prefix cache's tokens are not computed, but the new ones attend to them */
+  StepBatch batch = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_seqs = k, .prefill_ctx = cached + isl / 2 };
   StepTime t_with, t_without, t_rest;
   step_time(e, &batch, &t_without);
   batch.prefill_tokens = k * chunk;
@@ -103,16 +105,18 @@ double steady_prompt_wait_p99(double rate, double service)
 static void solve_aggregated(const Engine *e, const Load *ld, double users, double cap, Solution *s)
 {
   double a = engine_tokens_per_step(e), ctx = ld->isl + ld->osl / 2;
-  double chunk = ld->chunk > 0 ? MIN(ld->chunk, ld->isl) : ld->isl, n_chunks = ceil(ld->isl / chunk);
+  /* a prompt computes what it did not find cached */
+  double fresh = MAX(1, ld->isl - ld->cached), off = ld->isl - fresh;
+  double chunk = ld->chunk > 0 ? MIN(ld->chunk, fresh) : fresh, n_chunks = ceil(fresh / chunk);
   /* each attention-DP rank takes prompts of its own, within a prefill budget of its own */
-  double adp = engine_attn_dp(e), budget = (ld->chunk > 0 ? ld->chunk : ld->isl) * adp;
-  double k_fit = MAX(1, floor(budget / ld->isl)); /* whole prompts one step's budget holds */
+  double adp = engine_attn_dp(e), budget = (ld->chunk > 0 ? ld->chunk : fresh) * adp;
+  double k_fit = MAX(1, floor(budget / fresh)); /* whole prompts one step's budget holds */
   double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
   /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise best
    * over the largest batch) */
   double td_cap = step_time_decode(e, cap, ctx);
   /* a saturated attention-DP engine prefills a prompt on every rank at once */
-  double x_max = 1 / (prefill_cost(e, cap, ctx, ld->isl, chunk, adp) + (ld->osl - 1) / a * td_cap / cap);
+  double x_max = 1 / (prefill_cost(e, cap, ctx, fresh, off, chunk, adp) + (ld->osl - 1) / a * td_cap / cap);
   double recv = engine_recv_interval(e);
   gboolean overlaps = engine_overlaps(e);
   s->x = s->step = 0;
@@ -121,7 +125,7 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
     double td = step_time_decode(e, s->bd, ctx);
     double hold, window = balance_window(e, s->x * s->step, &hold);
     double k = prompts_per_prefill_step(e, s->x * s->step, window);
-    double held, wait = batch_wait_window(e, ld->isl, budget, s->bd * a, s->x * s->step, &held);
+    double held, wait = batch_wait_window(e, fresh, budget, s->bd * a, s->x * s->step, &held);
     if (wait > 0) { /* the prompts gathered meanwhile share the released step, as far as it holds them */
       k = CLAMP(1 + s->x * s->step * wait, 1, k_fit);
       hold = held;
@@ -134,20 +138,20 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
     }
     if (overlaps) /* a busy host formed the next batch already */
       hold += busy;
-    double tp = prefill_cost(e, s->bd, ctx, ld->isl, chunk, k);
+    double tp = prefill_cost(e, s->bd, ctx, fresh, off, chunk, k);
     s->share = MIN(s->x * tp, MAX_SHARE);
     s->step = td / (1 - s->share);
     s->tpot = s->step / a;
     /* a prompt waits out the step under way, then rides N_CHUNKS steps that each carry one of its
      * chunks (a decode step plus the chunk's work), and waits behind other prompts as often as
      * the steps' prefill budget is taken (prompt tokens arriving per step against the budget) */
-    double chunk_load = MIN(s->x * s->step * ld->isl / budget, MAX_SHARE);
+    double chunk_load = MIN(s->x * s->step * fresh / budget, MAX_SHARE);
     double queued = n_chunks * s->step * chunk_load / (1 - chunk_load);
     double ttft_engine = 0.5 * s->step + n_chunks * (td + k * tp / n_chunks) + queued + overhead +
                          hold * s->step;
     /* under Poisson arrivals the queue's tail (steady_state.h), not its mean, meets a p99 limit: a
      * prompt holds the prefill budget for its own prefill plus its share of the steps carrying it */
-    double service = tp + td * ld->isl / budget;
+    double service = tp + td * fresh / budget;
     s->ttft_p99 = ttft_engine - queued + MAX(queued, steady_prompt_wait_p99(s->x, service));
     double decode = (ld->osl - 1) * s->tpot;
     /* the ceiling itself, not a share of it: where more sequences barely add throughput (a
@@ -263,13 +267,15 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
     return why;
   out->weights = md.weights, out->kv_free = md.kv_free, out->max_seqs = md.max_seqs;
   double a = engine_tokens_per_step(d), ctx = ld->isl + ld->osl / 2;
+  /* a prompt computes what it did not find cached; its whole KV cache moves */
+  double fresh = MAX(1, ld->isl - ld->cached), off = ld->isl - fresh;
   /* a prefill batch holds the prompts its budget fits on each attention rank */
-  double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : ld->isl) / ld->isl)) * engine_attn_dp(p);
+  double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : fresh) / fresh)) * engine_attn_dp(p);
   double cap = MIN(MIN(md.max_seqs, ld->max_batch), engine_batch_cap(d));
   double users = ld->users > 0 ? ld->users : cap * dec;
   /* the prefill pool's ceiling, every engine running full batches back to back: beyond it prompts
    * queue (the users who wait show in TTFT below), as beyond the decode pool's */
-  double tb_max = step_time_prefill(p, k_max, ld->isl);
+  double tb_max = step_time_prefill_after(p, k_max, fresh, off);
   double x_pre = MAX_SHARE * pre * k_max / tb_max;
   /* the handoff (second hop, worker handshake) precedes the transfer */
   double t_kv = p->prof->stack[p->stack].handoff_overhead + kv_transfer(p, d, same_domain, ld->isl);
@@ -277,7 +283,7 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
   Solution s = { .bd = MIN(users / dec, cap) };
   double k = 1, rho = 0;
   for (int it = 0; it < ITERATIONS; it++) {
-    double tb = step_time_prefill(p, k, ld->isl);
+    double tb = step_time_prefill_after(p, k, fresh, off);
     rho = MIN(s.x * tb / (k * pre), MAX_SHARE);
     /* a prompt waits for the batch under way (busy a share rho of the time, half of it left on
      * average), and behind whole batches only as the pool nears its ceiling: a server of K_MAX

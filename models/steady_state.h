@@ -15,6 +15,8 @@
 
 typedef struct {
   double isl, osl;         /* mean prompt and output tokens per request */
+  double cached;           /* of the prompt, tokens found in a prefix cache: not computed, but
+                            * attended to (0: none) */
   double users;            /* closed-loop concurrency of the whole deployment; 0 = offline */
   double think_time;       /* s between a reply and the user's next request */
   double max_batch;        /* sequences per engine step (per decode engine) */

@@ -359,6 +359,12 @@ static StepTime timed(const Engine *e, StepBatch b)
 
 double step_time_decode(const Engine *e, double seqs, double ctx) { return timed(e, decode_batch(seqs, ctx)).total; }
 double step_time_prefill(const Engine *e, double seqs, double len) { return timed(e, prefill_batch(seqs, len)).total; }
+double step_time_prefill_after(const Engine *e, double seqs, double len, double cached)
+{
+  StepBatch b = prefill_batch(seqs, len);
+  b.prefill_ctx += cached; /* the new tokens attend to the cached ones too */
+  return timed(e, b).total;
+}
 double step_activity_decode(const Engine *e, double seqs, double ctx) { return timed(e, decode_batch(seqs, ctx)).activity; }
 double step_activity_prefill(const Engine *e, double seqs, double len)
 {

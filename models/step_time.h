@@ -44,6 +44,9 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out);
  * tokens each (whole prompts, no prefix cached). Return seconds. */
 double step_time_decode(const Engine *e, double seqs, double ctx);
 double step_time_prefill(const Engine *e, double seqs, double len);
+/* A prefill of LEN new tokens each behind CACHED tokens of the same prompts found in a prefix cache:
+ * the cached ones are not computed, but the new ones attend to them. */
+double step_time_prefill_after(const Engine *e, double seqs, double len, double cached);
 /* Power activity (0 = idle, 1 = TDP) of a decode step and of a prefill, for the power model. */
 double step_activity_decode(const Engine *e, double seqs, double ctx);
 double step_activity_prefill(const Engine *e, double seqs, double len);

@@ -8,6 +8,7 @@
 #include "label.h"
 #include "predict.h"
 #include "slo.h"
+#include "workload.h"
 
 char *point_family_label(const Point *pt)
 {
@@ -112,8 +113,12 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
   const WorkloadParams *w = &p->workload;
   *d = (Deployment){ .disaggregated = p->serving.mode == MODE_DISAGGREGATED, .framework = p->serving.framework,
                      .sim = sim,
-                     .load = { .isl = w->input.mean, .osl = w->output.mean, .users = w->users,
+                     .load = { .isl = workload_mean_prompt(sim), .osl = w->output.mean, .users = w->users,
                                .think_time = w->think_time } };
+  /* the steady state's prefix-cache hits: the scenario's rate, or what the workload reuses */
+  double hit = !p->serving.prefix_cache ? 0 : p->serving.cache_hit_rate > 0 ? p->serving.cache_hit_rate
+                                                                          : workload_reuse(sim, d->disaggregated);
+  d->load.cached = hit * d->load.isl;
   if (!d->disaggregated) {
     evaluate_engine(pt, prof, &p->serving.agg, &d->decode);
     d->dec_workers = p->serving.agg.workers;
@@ -160,15 +165,18 @@ static void describe(const Point *pt, ResultRow *row)
   row->arrival = g_strdup(arrival_names[w->trace ? ARRIVAL_TRACE : w->arrival]);
   row->users = w->arrival == ARRIVAL_CLOSED && !w->trace ? w->users : NAN;
   row->rate_req_s = (w->arrival == ARRIVAL_POISSON || w->arrival == ARRIVAL_GAMMA) && !w->trace ? w->rate : NAN;
-  row->isl = w->input.mean, row->osl = w->output.mean;
+  SimConfig sim;
+  sim_config_from_scenario(p, &sim);
+  row->isl = workload_mean_prompt(&sim), row->osl = w->output.mean;
   row->workers = e->workers, row->tp = e->tp, row->pp = e->pp, row->ep = e->ep, row->attention_dp = e->attention_dp;
   row->max_batch = e->max_batch;
   if (disagg) {
     const EngineSpec *f = &p->serving.prefill;
     row->prefill_workers = f->workers, row->prefill_tp = f->tp, row->prefill_pp = f->pp, row->prefill_ep = f->ep;
     row->prefill_attention_dp = f->attention_dp;
-    row->router = g_strdup(router_names[p->serving.router]);
   }
+  if (disagg || p->serving.agg.workers > 1)
+    row->router = g_strdup(router_names[p->serving.router]);
   row->mtp_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0;
   row->oversubscription = p->factory.oversubscription;
   row->swept = g_strdup(pt->swept ? pt->swept : "");
@@ -180,6 +188,13 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->model = g_strdup(pt->model.id);
   row->family = point_family_label(pt);
   describe(pt, row);
+  const WorkloadParams *w = &pt->p.workload;
+  if (w->turns > 1 && (w->arrival != ARRIVAL_CLOSED || w->trace)) { /* users hold the sessions */
+    row->status = OUTCOME_UNSUPPORTED;
+    g_free(row->reason);
+    row->reason = g_strdup("workload.sessions needs a closed loop (arrival: closed, no trace): its users hold the sessions");
+    return;
+  }
   SimConfig sim;
   Deployment d;
   Outcome o;
@@ -208,6 +223,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->e2e_p50_ms = o.e2e_p50 * 1e3, row->e2e_p99_ms = o.e2e_p99 * 1e3;
   row->step_ms = o.step * 1e3;
   row->goodput_req_s = o.goodput;
+  row->cache_hit_rate = o.cache_hit_rate;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   if (!evaluate_factory(pt, &o, row))
     return;

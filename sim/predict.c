@@ -55,6 +55,7 @@ static void steady(const Deployment *d, Outcome *out)
   out->ttft = ss.ttft, out->tpot = ss.tpot, out->step = ss.step, out->steady_ttft_p99 = ss.ttft_p99;
   out->pool_load = d->disaggregated ? ss.pool_load : NAN;
   out->gpu_activity = ss.gpu_activity;
+  out->cache_hit_rate = d->load.isl > 0 && d->load.cached > 0 ? d->load.cached / d->load.isl : NAN;
 }
 
 static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
@@ -78,6 +79,7 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   out->gpu_activity = sr.gpu_activity;
   out->backlog_growth = sr.backlog_growth;
   out->backlog_judged = sr.backlog_judged, out->backlog_grew = sr.unstable;
+  out->cache_hit_rate = sr.cache_hit_rate;
 }
 
 void predict(const Deployment *d, PredictMethod method, Outcome *out)
@@ -88,7 +90,7 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
                         &out->e2e_p99, &out->steady_ttft_p99, &out->goodput, &out->moves, &out->step,
                         &out->weights, &out->kv_free, &out->max_seqs, &out->pool_load, &out->gpu_activity,
                         &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
-                        &out->offered_req_s };
+                        &out->offered_req_s, &out->cache_hit_rate };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;
   if (method == METHOD_STEADY)

@@ -34,6 +34,7 @@ typedef struct {
   double goodput_req_s;       /* requests/s meeting the plan's SLO (des) */
   double planner_moves;       /* engines the planner moved between pools (des) */
   double step_ms;             /* one decode step */
+  double cache_hit_rate;      /* share of prompt tokens found in the prefix caches */
   double weights_gb_per_gpu;  /* weight bytes per GPU, GB */
   double kv_gb_per_gpu;       /* KV-cache room per GPU, GB */
   double max_seqs;            /* sequences that fit per engine */

@@ -3,6 +3,7 @@
 #include "test_util.h"
 #include "keytable.h"
 #include "metrics.h"
+#include "prefix_cache.h"
 #include "predict.h"
 #include "event_queue.h"
 #include "serving_sim.h"
@@ -701,6 +702,132 @@ START_TEST(simgrid_platform)
 }
 END_TEST
 
+/* The prefix cache by hand: block 16, a group of 100 shared tokens and a session behind it.
+ * Hits count whole blocks: 100 shared -> 96; with 250 of history cached, 350 -> 336. */
+START_TEST(prefix_cache_by_hand)
+{
+  g_autoptr(PrefixCache) c = prefix_cache_new(16);
+  gboolean gh;
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 1e9, &gh), 0);
+  ck_assert(!gh);
+  prefix_cache_put(c, 0, 100, 7, 250, 1); /* a finished turn: the group's 100, the session's 250 */
+  ck_assert_double_eq(prefix_cache_tokens(c), 350);
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 1e9, &gh), 336); /* floor(350 / 16) x 16 */
+  ck_assert(gh);
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 8, 250, 1e9, &gh), 96); /* another session: the group */
+  ck_assert_double_eq(prefix_cache_match(c, 1, 100, 7, 250, 1e9, &gh), 0);  /* another group: nothing */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 120, 1e9, &gh), 208); /* history 120: 220 -> 208 */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 200, &gh), 192); /* at most the limit, in blocks */
+  /* taking the hit: the session's 250 leave with the request, the group's 100 stay, pinned */
+  gboolean pinned;
+  ck_assert_double_eq(prefix_cache_take(c, 0, 7, 2, &pinned), 250);
+  ck_assert(pinned);
+  ck_assert_double_eq(prefix_cache_tokens(c), 100);
+  ck_assert_double_eq(prefix_cache_evict(c, 0), 100); /* pinned: it stays */
+  prefix_cache_unpin(c, 0);
+  /* LRU: three sessions of group 0 put at stamps 3, 4, 5; evicting to 100 + 2 x 50 drops the oldest */
+  prefix_cache_put(c, 0, 100, 1, 50, 3);
+  prefix_cache_put(c, 0, 100, 2, 50, 4);
+  prefix_cache_put(c, 0, 100, 3, 50, 5);
+  ck_assert_double_eq(prefix_cache_tokens(c), 250);
+  ck_assert_double_eq(prefix_cache_evict(c, 200), 200);
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 1, 50, 1e9, &gh), 96);  /* session 1 gone */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 2, 50, 1e9, &gh), 144); /* 150 -> 144 */
+  /* each put refreshed the group's entry (stamp 5, as session 3's): at a tie the session goes first,
+   * a prefix after what hangs on it. Down to 120: session 2 (200 -> 150, still above), then session
+   * 3 (-> 100); the group stays */
+  ck_assert_double_eq(prefix_cache_evict(c, 120), 100);
+  ck_assert_double_eq(prefix_cache_evict(c, 0), 0); /* then the group */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 3, 50, 1e9, &gh), 0);
+}
+END_TEST
+
+/* Sessions on one engine with room for every session: the event simulation finds cached what the
+ * workload resends. 8 turns of 256 new tokens and 128-token answers behind a 2,048-token prefix
+ * (4 groups): turn t resends S + t (U + O), so the share of prompt tokens reused is
+ * (S + (N-1)/2 (U+O)) / (S + U + (N-1)/2 (U+O)) = (2048 + 3.5 x 384) / (2048 + 256 + 3.5 x 384)
+ * = 3392 / 3648 = 0.9298 (blocks of 1 token here; the groups' first uses are the misses). */
+START_TEST(sessions_hit_what_they_resend)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 16, p.requests = 4000;
+  p.input.mean = 256, p.output.mean = 128;
+  p.turns = 8, p.shared_prefix = 2048, p.prefix_groups = 4, p.cache_block = 1;
+  ck_assert_close(workload_mean_prompt(&p), 3648, 1e-12);
+  ck_assert_close(workload_reuse(&p, FALSE), 3392.0 / 3648, 1e-12);
+  SimResult on, off;
+  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
+  ck_assert_msg(!why, "%s", why);
+  ck_assert_msg(fabs(on.cache_hit_rate - 3392.0 / 3648) < 0.005, "hit rate %g", on.cache_hit_rate);
+  p.prefix_cache = FALSE;
+  g_autofree char *why2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &off);
+  ck_assert_msg(!why2, "%s", why2);
+  ck_assert(isnan(off.cache_hit_rate));
+  /* what is found is not computed: prompts come sooner, the engine serves more */
+  ck_assert_msg(on.ttft[0] < 0.5 * off.ttft[0], "TTFT %g s with reuse, %g without", on.ttft[0], off.ttft[0]);
+  ck_assert_msg(on.out_tok_s > off.out_tok_s, "%g tok/s with reuse, %g without", on.out_tok_s, off.out_tok_s);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Four engines, ten-turn sessions over eight shared prefixes: the KV-aware router sends a turn where
+ * its session is cached more often than round robin (seeded: the same draws for both). */
+START_TEST(kv_aware_routing_finds_more)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
+  double rate[2];
+  for (int k = 0; k < 2; k++) {
+    SimConfig p = params(c, ARRIVAL_CLOSED);
+    p.users = 64, p.requests = 4000, p.seed = 7;
+    p.input.mean = 512, p.output.mean = 128;
+    p.turns = 10, p.shared_prefix = 1024, p.prefix_groups = 8;
+    p.agg.workers = 4;
+    p.router = k ? ROUTER_KV_AWARE : ROUTER_ROUND_ROBIN;
+    SimResult sr;
+    g_autofree char *why = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &sr);
+    ck_assert_msg(!why, "%s", why);
+    rate[k] = sr.cache_hit_rate;
+  }
+  ck_assert_msg(rate[1] > rate[0] + 0.05, "KV-aware %.3f, round robin %.3f", rate[1], rate[0]);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* A partly cached prompt: one request of 4,096 tokens whose first 3,072 are a shared prefix a
+ * previous request left. Its TTFT is the step of its 1,024 new tokens attending to all 4,096
+ * (step_time_prefill_after), not the step of the whole prompt. */
+START_TEST(partly_cached_prefill)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_TRTLLM].request_overhead = 0;
+  Engine e = llama_h200(c, &prof);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 1, p.requests = 3, p.window = WINDOW_ALL;
+  p.input.mean = 1024, p.output.mean = 2;
+  p.shared_prefix = 3072, p.cache_block = 1;
+  SimResult sr;
+  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(!why, "%s", why);
+  /* three requests: the first computes 4,096 tokens, the next two 1,024 behind 3,072 cached; the
+   * median TTFT is one of theirs */
+  double cached_step = step_time_prefill_after(&e, 1, 1024, 3072), whole = step_time_prefill(&e, 1, 4096);
+  ck_assert_msg(cached_step < 0.5 * whole, "1,024 new tokens %g s, the whole prompt %g s", cached_step, whole);
+  ck_assert_close(sr.ttft[0], cached_step, 0.02);
+  ck_assert_close(sr.cache_hit_rate, 2 * 3072.0 / (3 * 4096), 1e-9);
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -726,6 +853,10 @@ int main(void)
   tcase_add_test(tc, fabric_oversubscription);
   tcase_add_test(tc, simgrid_agrees_with_native);
   tcase_add_test(tc, simgrid_platform);
+  tcase_add_test(tc, prefix_cache_by_hand);
+  tcase_add_test(tc, sessions_hit_what_they_resend);
+  tcase_add_test(tc, kv_aware_routing_finds_more);
+  tcase_add_test(tc, partly_cached_prefill);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

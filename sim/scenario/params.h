@@ -58,6 +58,12 @@ typedef struct {
   double duration, warmup; /* s */
   WindowKind window;    /* which requests the figures count */
   double shift_at, shift_input, shift_output; /* from shift_at s on, new requests take these means */
+  /* shared context: a closed loop's users hold sessions of TURNS turns (each prompt is the session
+   * so far plus its new input); every prompt opens with one of PREFIX_GROUPS shared prefixes of
+   * SHARED_PREFIX tokens (system prompts, documents) */
+  int turns;
+  double shared_prefix;
+  int prefix_groups;
 } WorkloadParams;
 
 /* How a point is served: the stack, precision, mode, pools, router, planner, speculation. */
@@ -79,6 +85,9 @@ typedef struct {
   SpecMethod spec_method;
   int spec_tokens;
   double spec_acceptance;
+  gboolean prefix_cache; /* engines keep finished requests' KV for later prompts with the same prefix */
+  int cache_block;       /* tokens per KV block: hits count whole blocks */
+  double cache_hit_rate; /* the steady state's share of prompt tokens found cached (0: the workload's) */
   char *profile;        /* calibration profile (absolute path), NULL = defaults */
 } ServingParams;
 

@@ -5,6 +5,7 @@
 #include "memory.h"
 #include "metrics.h"
 #include "network.h"
+#include "prefix_cache.h"
 #include "scheduler.h"
 #include "step_time.h"
 #include "workload.h"
@@ -28,7 +29,19 @@ typedef struct {
   int target;      /* the decode engine its KV cache is moving to */
   double entry_step, entry_ctx; /* the engine's step count and its context when it began decoding */
   int rank;        /* attention-DP rank holding its sequence on its engine */
+  /* shared context (prefix_cache.h): its prefix group and session (-1: none), the group's shared
+   * tokens and the session's history in front of its new input; found cached on its engine */
+  int group, session;
+  double shared, history, cached;
+  gboolean pinned; /* it holds a pin on its group's cached prefix */
 } Req;
+
+/* A closed-loop user's conversation: the session it is in, the turns it has had, what the next
+ * prompt resends. */
+typedef struct {
+  int session, turn, group;
+  double history;
+} User;
 
 typedef struct {
   int id;                 /* index in Sim.engs */
@@ -70,6 +83,8 @@ typedef struct {
   double busy_activity;   /* activity-weighted seconds of steps inside the window */
   double batch_sum;       /* decode sequences summed over decode steps (for the mean batch) */
   guint64 decode_steps;
+  PrefixCache *cache;     /* finished requests' KV kept for later prompts (aggregated and prefill engines) */
+  double routed;          /* KV tokens of requests routed here and not admitted yet: its load to come */
 } Eng;
 
 struct Sim {
@@ -102,6 +117,13 @@ struct Sim {
   gboolean past_horizon; /* the clock passed SIM_HORIZON: the run was stopped there */
   Metrics *m;             /* the measurement window and what it measures */
   guint64 steps;
+  /* shared context: the users' sessions, and the prompt tokens admitted in the window and those
+   * found cached */
+  gboolean prefixes;      /* the workload has sessions or a shared prefix */
+  User *users;
+  int next_session;
+  guint64 stamp;          /* the caches' LRU clock: one tick per admission or finish */
+  double prompt_tokens, hit_tokens;
 };
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
@@ -142,6 +164,10 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
   g->hold = (PromptHold){ 0 };
   receiver_set_policy(&g->rx, role == ROLE_AGG ? (int)lround(engine_recv_interval(e)) : 1,
                       role == ROLE_AGG && g->green == 0 && engine_overlaps(e));
+  /* a drained engine changes role empty: what it cached goes with its old role */
+  g_clear_pointer(&g->cache, prefix_cache_free);
+  if (role != ROLE_DECODE && p->prefix_cache && (p->turns > 1 || p->shared_prefix > 0))
+    g->cache = prefix_cache_new(p->cache_block);
 }
 
 static Eng *eng_new(Role role, const Engine *e, const SimConfig *p)
@@ -167,6 +193,7 @@ static void eng_free(gpointer p)
   g_array_unref(g->pre);
   g_array_unref(g->pre_tok);
   g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
+  prefix_cache_free(g->cache);
   g_free(g);
 }
 
@@ -212,15 +239,74 @@ static int least_busy_rank(const Eng *g)
   return best;
 }
 
+/* Whether R's prompt could find anything in a cache. */
+static gboolean has_prefix(const Req *r) { return r->group >= 0 || r->session >= 0; }
+
+/* What R finds cached on G: tokens, in whole blocks, short of its last (which makes its first token). */
+static double cached_on(const Eng *g, const Req *r, gboolean *group_hit)
+{
+  *group_hit = FALSE;
+  if (!g->cache || !has_prefix(r))
+    return 0;
+  return prefix_cache_match(g->cache, r->group, r->shared, r->session, r->history, r->isl - 1, group_hit);
+}
+
+/* R takes its hit on G, which evicts what it must for R's room: the KV R reserves (N, less its
+ * group's prefix when that stays the cache's) and whether it fits beside the cache. */
+static gboolean take_cached(Sim *s, Eng *g, Req *r, double *n, double *taken)
+{
+  gboolean group_hit;
+  r->cached = cached_on(g, r, &group_hit);
+  *taken = prefix_cache_take(g->cache, r->group, r->session, ++s->stamp, &r->pinned);
+  if (r->pinned && group_hit)
+    *n -= r->shared;
+  return g->kv_used + *n + prefix_cache_evict(g->cache, MAX(0, g->kv_cap - g->kv_used - *n)) <= g->kv_cap;
+}
+
+/* R did not fit after all: its session's tokens go back to the cache, its pin comes off. */
+static void untake_cached(Sim *s, Eng *g, Req *r, double taken)
+{
+  if (r->pinned)
+    prefix_cache_unpin(g->cache, r->group);
+  r->pinned = FALSE;
+  if (taken > 0)
+    prefix_cache_put(g->cache, r->group, 0, r->session, taken, ++s->stamp);
+  r->cached = 0;
+}
+
+/* R is done on G: its context stays cached (its session's tokens after the shared ones: the prompt,
+ * and the answer where G decoded it), as far as the room the running requests leave allows. */
+static void keep_cached(Sim *s, Eng *g, Req *r, double answer)
+{
+  if (!g->cache || !has_prefix(r))
+    return;
+  if (r->pinned)
+    prefix_cache_unpin(g->cache, r->group);
+  r->pinned = FALSE;
+  prefix_cache_put(g->cache, r->group, r->shared, r->session, r->isl - r->shared + answer, ++s->stamp);
+  prefix_cache_evict(g->cache, MAX(0, g->kv_cap - g->kv_used));
+}
+
 static void try_admit(Sim *s, Eng *g)
 {
   while (!g_queue_is_empty(&g->waiting) && running(g) < g->max_running) {
     int i = GPOINTER_TO_INT(g_queue_peek_head(&g->waiting));
     Req *r = req(s, i);
-    double n = need(g, r);
-    if (g->kv_used + n > g->kv_cap && running(g) > 0)
-      break; /* wait for room; an empty engine takes it anyway rather than stall forever */
+    double n = need(g, r), taken = 0;
+    gboolean fits = g->cache && has_prefix(r) ? take_cached(s, g, r, &n, &taken) : g->kv_used + n <= g->kv_cap;
+    if (!fits && running(g) > 0) { /* wait for room; an empty engine takes it anyway rather than stall forever */
+      if (g->cache && has_prefix(r))
+        untake_cached(s, g, r, taken);
+      break;
+    }
     g_queue_pop_head(&g->waiting);
+    if (g->role != ROLE_DECODE) /* routed here: its load is now its reservation */
+      g->routed = MAX(0, g->routed - need(g, r));
+    if (g->role != ROLE_DECODE) { /* the prompt computes what it did not find cached */
+      r->prefilled = (int)r->cached;
+      if (metrics_window_open(s->m, s->now))
+        s->prompt_tokens += r->isl, s->hit_tokens += r->cached;
+    }
     r->reserved = n;
     g->kv_used += n;
     r->rank = least_busy_rank(g);
@@ -383,7 +469,9 @@ static Eng *least_loaded(Sim *s, Role role)
   guint best_load = G_MAXUINT;
   for (guint k = 0; k < s->engs->len; k++) {
     Eng *g = s->engs->pdata[k];
-    guint load = (guint)running(g) + g_queue_get_length(&g->waiting);
+    /* requests its scheduler has not looked at yet count too: they are its work, and a router that
+     * missed them would send the next ones to the same engine */
+    guint load = (guint)running(g) + g_queue_get_length(&g->waiting) + g_queue_get_length(&g->rx.inbox);
     if (g->role == role && !g->draining && !g->reconfiguring && load < best_load)
       best = g, best_load = load;
   }
@@ -391,12 +479,13 @@ static Eng *least_loaded(Sim *s, Role role)
 }
 
 /* The engine a new request goes to, by the scenario's router. */
-static Eng *route(Sim *s)
+static Eng *route(Sim *s, const Req *r)
 {
   Role front = s->dec_e ? ROLE_PREFILL : ROLE_AGG;
   if (s->p->router == ROUTER_LEAST_LOADED)
     return least_loaded(s, front);
   Eng *best = NULL;
+  double best_cost = 0;
   guint n = s->engs->len;
   for (guint k = 0; k < n; k++) {
     Eng *g = s->engs->pdata[(s->rr + k) % n];
@@ -406,29 +495,38 @@ static Eng *route(Sim *s)
       s->rr = (s->rr + k + 1) % n;
       return g;
     }
-    if (!best || g->kv_cap - g->kv_used > best->kv_cap - best->kv_used) /* KV-aware: most free */
-      best = g;
+    /* KV-aware, as Dynamo's KV router scores workers: the prompt tokens left to compute there (what
+     * it holds cached of this prompt is not) plus its load, the KV its running requests hold; so
+     * without shared prefixes, the most free KV */
+    gboolean group_hit;
+    double cost = (r->isl - cached_on(g, r, &group_hit)) - (g->kv_cap - g->kv_used - g->routed);
+    if (!best || cost < best_cost)
+      best = g, best_cost = cost;
   }
+  s->rr = (s->rr + 1) % n; /* equals take turns, as a router that breaks ties at random would */
   return best;
 }
 
-static void new_request(Sim *s, int user, int isl, int osl)
+static Req *new_request(Sim *s, int user, int isl, int osl)
 {
-  Req r = { .arrival = s->now, .first = NAN, .done = NAN, .isl = isl, .osl = osl, .user = user };
+  Req r = { .arrival = s->now, .first = NAN, .done = NAN, .isl = isl, .osl = osl, .user = user, .group = -1,
+            .session = -1 };
   int i = (int)s->reqs->len;
   g_array_append_val(s->reqs, r);
   s->created++;
   metrics_arrived(s->m, s->now);
   /* the stack's front end (HTTP, tokenizer) delays the request before an engine sees it */
   push_external(s, s->now + s->front_end, EV_ENTER, i);
+  return req(s, i);
 }
 
 static void enter(Sim *s, int i)
 {
-  Eng *g = route(s);
+  Eng *g = route(s, req(s, i));
   /* a busy scheduler that skips receives sees the request when it next looks, one that overlaps
    * with its GPU forms its next batch without it; an idle one takes it at once */
   gboolean busy = g->busy || g->pbusy;
+  g->routed += need(g, req(s, i));
   GQueue *to = receiver_arrival(&g->rx, busy, &g->waiting);
   g_queue_push_tail(to, GINT_TO_POINTER(i));
   try_admit(s, g);
@@ -450,6 +548,11 @@ static void complete(Sim *s, int i)
   Req *r = req(s, i);
   r->done = s->now;
   s->completed++;
+  if (s->users && r->user >= 0 && r->session >= 0) { /* the next turn resends this one and its answer */
+    User *u = &s->users[r->user];
+    u->history = r->isl - r->shared + r->osl;
+    u->turn++;
+  }
   metrics_completed(s->m, s->now, r->arrival, r->first, r->osl);
   if (s->completed >= s->target)
     s->stop = TRUE;
@@ -468,6 +571,7 @@ static void finish_decode(Sim *s, Eng *g, int i)
   g->ctx_sum -= r->entry_ctx + (g->step_count - r->entry_step) * g->tps;
   g->kv_used -= r->reserved;
   r->generated = r->osl;
+  keep_cached(s, g, r, r->osl);
   complete(s, i);
 }
 
@@ -545,6 +649,7 @@ static void prefill_done(Sim *s, Eng *g)
     g->rank_ctx[r->rank]--;
     if (g->role == ROLE_PREFILL) { /* the KV cache leaves for a decode engine, after the handoff */
       g->kv_used -= r->reserved;
+      keep_cached(s, g, r, 0); /* a copy of the prompt's stays: the answer is the decode engine's */
       r->source = g->id;
       push_external(s, s->now + s->handoff, EV_HANDOFF, i);
       continue;
@@ -555,6 +660,7 @@ static void prefill_done(Sim *s, Eng *g)
       start_decode(s, g, i);
     } else {
       g->kv_used -= r->reserved;
+      keep_cached(s, g, r, 1);
       complete(s, i);
     }
   }
@@ -666,10 +772,29 @@ static void arrival(Sim *s, int who)
   s->w.now = s->now;
   int isl = workload_input(&s->w), osl = workload_output(&s->w);
   if (p->arrival == ARRIVAL_CLOSED) {
-    new_request(s, who, isl, osl);
+    if (!s->prefixes) {
+      new_request(s, who, isl, osl);
+      return;
+    }
+    /* the user's session: a new one after its last turn, else the next turn resending the rest */
+    User *u = &s->users[who];
+    if (u->session < 0 || u->turn >= p->turns) {
+      u->session = p->turns > 1 ? s->next_session++ : -1, u->turn = 0, u->history = 0;
+      u->group = p->prefix_groups > 1 ? g_rand_int_range(s->w.rand, 0, p->prefix_groups) : 0;
+    }
+    double prompt = MIN(p->shared_prefix + u->history + isl, (double)G_MAXINT / 2);
+    Req *r = new_request(s, who, (int)prompt, osl);
+    r->group = p->shared_prefix > 0 ? u->group : -1;
+    r->session = u->session;
+    r->shared = p->shared_prefix, r->history = u->history;
     return;
   }
-  new_request(s, -1, isl, osl); /* open loop: the next arrival follows its own clock */
+  Req *r = new_request(s, -1, isl, osl); /* open loop: the next arrival follows its own clock */
+  if (s->prefixes && p->shared_prefix > 0) { /* sessions need a closed loop: a shared prefix does not */
+    r->group = p->prefix_groups > 1 ? g_rand_int_range(s->w.rand, 0, p->prefix_groups) : 0;
+    r->shared = p->shared_prefix;
+    r->isl = (int)MIN(r->isl + p->shared_prefix, (double)G_MAXINT / 2);
+  }
   if (s->created < s->target)
     push_external(s, s->now + workload_gap(&s->w), EV_ARRIVAL, -1);
 }
@@ -702,6 +827,7 @@ static void measure(Sim *s, SimResult *out)
   out->mean_batch = steps ? batch / steps : NAN;
   out->steps = s->steps;
   out->moves = s->moves;
+  out->cache_hit_rate = s->prompt_tokens > 0 && s->prefixes && s->p->prefix_cache ? s->hit_tokens / s->prompt_tokens : NAN;
 }
 
 static char *check(const Engine *e, double ctx)
@@ -744,6 +870,12 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   event_queue_init(&sp->q);
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
+  sp->prefixes = !p->trace && p->arrival != ARRIVAL_TRACE && (p->turns > 1 || p->shared_prefix > 0);
+  if (sp->prefixes && p->arrival == ARRIVAL_CLOSED) {
+    sp->users = g_new(User, p->users);
+    for (int u = 0; u < p->users; u++)
+      sp->users[u] = (User){ .session = -1 };
+  }
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
     g_ptr_array_add(sp->engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p));
@@ -927,6 +1059,7 @@ void sim_free(Sim *s)
   g_array_unref(s->reqs);
   metrics_free(s->m);
   g_ptr_array_unref(s->engs);
+  g_free(s->users);
   g_free(s);
 }
 

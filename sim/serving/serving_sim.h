@@ -7,7 +7,9 @@
  * otherwise. With attention data-parallel each sequence sits on one rank (the least busy), and a
  * stack that balances prompts across ranks (TensorRT-LLM) holds them as it does. Disaggregated
  * deployments run prefill engines and decode engines; a finished prompt's KV cache moves to the
- * least-loaded decode engine over NVLink (one domain) or the NICs. Requests come from workload.h;
+ * least-loaded decode engine over NVLink (one domain) or the NICs. Sessions and shared prefixes
+ * find what earlier requests left in the engines' prefix caches (prefix_cache.h): a prompt computes
+ * only what it did not find, and the router may send it where most of it is. Requests come from workload.h;
  * figures cover a steady window or, like a benchmark client's, every request. Events are engine
  * steps, arrivals and KV transfers, never tokens. */
 #ifndef AIF_SERVING_SIM_H
@@ -37,6 +39,8 @@ typedef struct {
   double gpus;
   guint64 steps;          /* engine steps simulated */
   guint moves;            /* engines the planner moved between pools */
+  double cache_hit_rate;  /* share of the window's prompt tokens found in the prefix caches (NAN:
+                           * no shared context, or caching off) */
 } SimResult;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not

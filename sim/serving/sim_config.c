@@ -25,7 +25,9 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .plan_interval = p->serving.plan_interval, .plan_reconfigure = p->serving.plan_reconfigure,
     .plan_threshold = p->serving.plan_threshold, .green_prefill_sms = p->serving.green_prefill_sms,
     .oversubscription = p->factory.oversubscription, .min_tok_s_per_user = p->plan.min_tok_s_per_user,
-    .max_ttft = p->plan.max_ttft,
+    .max_ttft = p->plan.max_ttft, .turns = p->workload.turns, .shared_prefix = p->workload.shared_prefix,
+    .prefix_groups = p->workload.prefix_groups, .prefix_cache = p->serving.prefix_cache,
+    .cache_block = p->serving.cache_block,
   };
 }
 

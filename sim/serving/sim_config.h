@@ -24,6 +24,11 @@ typedef struct {
   double duration, warmup;    /* s */
   WindowKind window;
   double shift_at, shift_input, shift_output;
+  int turns;                  /* closed loop: turns per session (1: no sessions) */
+  double shared_prefix;       /* tokens every prompt opens with, one of PREFIX_GROUPS prefixes */
+  int prefix_groups;
+  gboolean prefix_cache;      /* engines keep finished requests' KV for later prompts */
+  int cache_block;            /* tokens per KV block (hits are whole blocks) */
   /* the pools and their schedulers: workers, max_batch (per engine), chunked_prefill per pool */
   EngineSpec agg, prefill, decode;
   RouterKind router;

@@ -85,3 +85,32 @@ const TraceRow *workload_trace_next(Workload *w)
     return NULL;
   return &g_array_index(w->trace, TraceRow, w->trace_next++);
 }
+
+/* Turns of a session that count: sessions need a closed loop (an open loop's arrivals belong to no
+ * user), and a trace carries its own lengths. */
+static double session_turns(const SimConfig *p)
+{
+  return p->turns > 1 && p->arrival == ARRIVAL_CLOSED && !p->trace ? p->turns : 1;
+}
+
+double workload_mean_prompt(const SimConfig *p)
+{
+  if (p->trace)
+    return p->input.mean;
+  /* turn t of N resends the shared prefix and t earlier prompts and answers: the mean over a
+   * session is S + U + (N - 1) / 2 x (U + O) */
+  double n = session_turns(p), u = p->input.mean, o = p->output.mean;
+  return p->shared_prefix + u + (n - 1) / 2 * (u + o);
+}
+
+double workload_reuse(const SimConfig *p, gboolean prompt_only)
+{
+  if (p->trace || !p->prefix_cache)
+    return 0;
+  /* turn t >= 1 finds the prefix and the session so far cached: t (U + O) behind S, less the last
+   * answer where the engine that cached the prompt never saw it (a prefill engine); turn 0 finds
+   * the prefix (its group is warm after a few requests) */
+  double n = session_turns(p), u = p->input.mean, o = p->output.mean, s = p->shared_prefix;
+  double cached = s + (n - 1) / 2 * (u + o) - (n - 1) / n * (prompt_only ? o : 0);
+  return cached / workload_mean_prompt(p);
+}

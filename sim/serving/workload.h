@@ -22,6 +22,13 @@ void workload_clear(Workload *w);
 /* Prompt and output lengths of the next request (tokens, at least 1). */
 int workload_input(Workload *w);
 int workload_output(Workload *w);
+/* The mean prompt of P's requests, tokens: its new input behind the shared prefix and, in sessions,
+ * the turns before it. */
+double workload_mean_prompt(const SimConfig *p);
+/* The share of those prompt tokens an engine with an unbounded prefix cache finds cached (the
+ * workload's reuse; PROMPT_ONLY: the engine kept prompts, not answers, as a prefill engine does),
+ * whole blocks aside; 0 with caching off. */
+double workload_reuse(const SimConfig *p, gboolean prompt_only);
 /* Gap to the next open-loop arrival (s). */
 double workload_gap(Workload *w);
 /* The next trace row, or NULL at its end. */
