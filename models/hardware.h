@@ -41,6 +41,10 @@ typedef struct {
   double cpu_power;                 /* W per CPU at load */
   double node_other_power;          /* W per node: memory, fans or pumps, storage, management */
   double psu_efficiency;            /* AC to DC */
+  double host_memory;               /* B of CPU memory per node: the KV offload's host tier */
+  double host_bandwidth;            /* B/s from host memory to one GPU, one direction (C2C or PCIe) */
+  double storage;                   /* B of local NVMe per node: the KV offload's storage tier */
+  double storage_bandwidth;         /* B/s read from that NVMe, per node */
   /* NVLink domain and rack */
   int nvlink_domain_gpus;
   int gpus_per_rack;

@@ -708,16 +708,16 @@ START_TEST(prefix_cache_by_hand)
 {
   g_autoptr(PrefixCache) c = prefix_cache_new(16);
   gboolean gh;
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 1e9, &gh), 0);
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 1e9, &gh, NULL), 0);
   ck_assert(!gh);
   prefix_cache_put(c, 0, 100, 7, 250, 1); /* a finished turn: the group's 100, the session's 250 */
   ck_assert_double_eq(prefix_cache_tokens(c), 350);
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 1e9, &gh), 336); /* floor(350 / 16) x 16 */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 1e9, &gh, NULL), 336); /* floor(350 / 16) x 16 */
   ck_assert(gh);
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 8, 250, 1e9, &gh), 96); /* another session: the group */
-  ck_assert_double_eq(prefix_cache_match(c, 1, 100, 7, 250, 1e9, &gh), 0);  /* another group: nothing */
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 120, 1e9, &gh), 208); /* history 120: 220 -> 208 */
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 200, &gh), 192); /* at most the limit, in blocks */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 8, 250, 1e9, &gh, NULL), 96); /* another session: the group */
+  ck_assert_double_eq(prefix_cache_match(c, 1, 100, 7, 250, 1e9, &gh, NULL), 0);  /* another group: nothing */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 120, 1e9, &gh, NULL), 208); /* history 120: 220 -> 208 */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 7, 250, 200, &gh, NULL), 192); /* at most the limit, in blocks */
   /* taking the hit: the session's 250 leave with the request, the group's 100 stay, pinned */
   gboolean pinned;
   ck_assert_double_eq(prefix_cache_take(c, 0, 7, 2, &pinned), 250);
@@ -731,14 +731,14 @@ START_TEST(prefix_cache_by_hand)
   prefix_cache_put(c, 0, 100, 3, 50, 5);
   ck_assert_double_eq(prefix_cache_tokens(c), 250);
   ck_assert_double_eq(prefix_cache_evict(c, 200), 200);
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 1, 50, 1e9, &gh), 96);  /* session 1 gone */
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 2, 50, 1e9, &gh), 144); /* 150 -> 144 */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 1, 50, 1e9, &gh, NULL), 96);  /* session 1 gone */
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 2, 50, 1e9, &gh, NULL), 144); /* 150 -> 144 */
   /* each put refreshed the group's entry (stamp 5, as session 3's): at a tie the session goes first,
    * a prefix after what hangs on it. Down to 120: session 2 (200 -> 150, still above), then session
    * 3 (-> 100); the group stays */
   ck_assert_double_eq(prefix_cache_evict(c, 120), 100);
   ck_assert_double_eq(prefix_cache_evict(c, 0), 0); /* then the group */
-  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 3, 50, 1e9, &gh), 0);
+  ck_assert_double_eq(prefix_cache_match(c, 0, 100, 3, 50, 1e9, &gh, NULL), 0);
 }
 END_TEST
 
@@ -828,6 +828,73 @@ START_TEST(partly_cached_prefill)
 }
 END_TEST
 
+/* Offload tiers by hand: block 1, HBM held to what the caller allows, a host tier of 300 tokens and
+ * a storage tier of 1,000. Sessions 1-3 of 200 tokens each (no shared prefix) are put at stamps
+ * 1-3; HBM down to 200 sends the two oldest to the host (400 > 300: session 1 goes on to storage);
+ * a hit then reports where its tokens are, and taking it brings nothing back to HBM (a session's
+ * tokens become the request's). */
+START_TEST(prefix_cache_tiers_by_hand)
+{
+  g_autoptr(PrefixCache) c = prefix_cache_new(1);
+  prefix_cache_set_tiers(c, 300, 1000);
+  for (int k = 1; k <= 3; k++)
+    prefix_cache_put(c, -1, 0, k, 200, (guint64)k);
+  ck_assert_double_eq(prefix_cache_tokens(c), 600);
+  ck_assert_double_eq(prefix_cache_evict(c, 200), 200); /* sessions 1 and 2 leave HBM */
+  ck_assert_double_eq(prefix_cache_tier_tokens(c, CACHE_HOST), 200);    /* session 2 (1 was pushed down) */
+  ck_assert_double_eq(prefix_cache_tier_tokens(c, CACHE_STORAGE), 200); /* session 1 */
+  gboolean gh;
+  double tier[CACHE_TIERS];
+  ck_assert_double_eq(prefix_cache_match(c, -1, 0, 1, 200, 1e9, &gh, tier), 200);
+  ck_assert_double_eq(tier[CACHE_STORAGE], 200);
+  ck_assert_double_eq(prefix_cache_match(c, -1, 0, 2, 150, 1e9, &gh, tier), 150); /* history 150 */
+  ck_assert_double_eq(tier[CACHE_HOST], 150);
+  ck_assert_double_eq(tier[CACHE_HBM] + tier[CACHE_STORAGE], 0);
+  gboolean pinned;
+  ck_assert_double_eq(prefix_cache_take(c, -1, 2, 4, &pinned), 200);
+  ck_assert_double_eq(prefix_cache_tier_tokens(c, CACHE_HOST), 0);
+  /* without a host tier, what leaves HBM goes to storage */
+  g_autoptr(PrefixCache) d = prefix_cache_new(1);
+  prefix_cache_set_tiers(d, 0, 1000);
+  prefix_cache_put(d, -1, 0, 1, 200, 1);
+  prefix_cache_evict(d, 0);
+  ck_assert_double_eq(prefix_cache_tier_tokens(d, CACHE_STORAGE), 200);
+}
+END_TEST
+
+/* Reload or recompute: Llama 3.3 70B on four H100s (80 GB: 256 users' sessions do not fit in HBM),
+ * what leaves HBM sits in host memory. A token's KV is 80 layers x 8 KV heads x 128 x 2 (K and V)
+ * bytes of FP8 = 160 KiB, 40 KiB on each GPU of TP4: over the catalog's 55.6 GB/s host link a
+ * thousand tokens come back in 0.74 ms, far sooner than their prefill: they are reloaded. Over a
+ * link of 1 MB/s they would take 41 s: they are computed again, and nothing counts as reloaded. */
+START_TEST(reload_or_recompute)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  SystemSpec sys = *catalog_system(c, "h100-sxm-hgx8");
+  Engine e = llama_h200(c, &prof);
+  e.sys = &sys, e.gpus = 4;
+  double host_rate[2], hit[2];
+  for (int slow = 0; slow < 2; slow++) {
+    sys.host_bandwidth = slow ? 1e6 : 55.6e9;
+    SimConfig p = params(c, ARRIVAL_CLOSED);
+    p.users = 256, p.requests = 3000, p.think_time = 5;
+    p.input.mean = 1024, p.output.mean = 256;
+    p.turns = 10, p.shared_prefix = 2048, p.prefix_groups = 16;
+    p.cache_host = 0.5;
+    SimResult sr;
+    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+    ck_assert_msg(!why, "%s", why);
+    host_rate[slow] = sr.cache_host_rate, hit[slow] = sr.cache_hit_rate;
+  }
+  ck_assert_msg(host_rate[0] > 0.2, "reloaded from host memory: %g of prompt tokens", host_rate[0]);
+  ck_assert_double_eq(host_rate[1], 0);
+  ck_assert_msg(hit[0] > hit[1] + 0.2, "hit rate %g reloading, %g recomputing", hit[0], hit[1]);
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -857,6 +924,8 @@ int main(void)
   tcase_add_test(tc, sessions_hit_what_they_resend);
   tcase_add_test(tc, kv_aware_routing_finds_more);
   tcase_add_test(tc, partly_cached_prefill);
+  tcase_add_test(tc, prefix_cache_tiers_by_hand);
+  tcase_add_test(tc, reload_or_recompute);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

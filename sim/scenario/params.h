@@ -88,6 +88,7 @@ typedef struct {
   gboolean prefix_cache; /* engines keep finished requests' KV for later prompts with the same prefix */
   int cache_block;       /* tokens per KV block: hits count whole blocks */
   double cache_hit_rate; /* the steady state's share of prompt tokens found cached (0: the workload's) */
+  double cache_host, cache_storage; /* shares of the nodes' CPU memory and local NVMe for KV offload */
   char *profile;        /* calibration profile (absolute path), NULL = defaults */
 } ServingParams;
 

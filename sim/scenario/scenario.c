@@ -114,6 +114,8 @@ static const KtKey keys[] = {
   GROUP("serving.prefix_cache", "KV blocks kept after a request for later prompts with the same prefix (the stacks' prefix caching)"),
   BOOL("serving.prefix_cache.enabled", serving.prefix_cache, "true", "keep finished requests' KV in the engines' free KV room, evicting the least recently used (matters with sessions or a shared prefix)"),
   INT_MAX_("serving.prefix_cache.block", serving.cache_block, "32", "tokens per KV block: a hit counts whole blocks (TensorRT-LLM tokens_per_block 32, vLLM 16, SGLang 1)", KT_POSITIVE, 4096),
+  NUM("serving.prefix_cache.host", serving.cache_host, DIM_FRACTION, "0", "share of the nodes' CPU memory the KV offload may fill (0: no host tier); what leaves HBM goes there, a hit there is reloaded over the host link (NVLink-C2C on Grace and Vera, PCIe on x86) or recomputed, whichever is sooner", 0),
+  NUM("serving.prefix_cache.storage", serving.cache_storage, DIM_FRACTION, "0", "share of the nodes' local NVMe the KV offload may fill below the host tier (0: none)", 0),
   NUM("serving.prefix_cache.hit_rate", serving.cache_hit_rate, DIM_FRACTION, "0", "the steady state's share of prompt tokens found cached (0: what the workload's sessions and shared prefix would reuse; the event simulation measures it)", 0),
   GROUP("serving.green_context", "Green Contexts: prefill and decode as two streams on partitioned SMs"),
   NUM("serving.green_context.prefill_sms", serving.green_prefill_sms, DIM_FRACTION, "0", "SM share of the prefill stream on each GPU (0: off; e.g. 30%); event simulation, aggregated", 0),

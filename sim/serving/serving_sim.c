@@ -19,7 +19,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY };
 
 typedef struct {
   double arrival, first, done;
@@ -33,6 +33,8 @@ typedef struct {
    * tokens and the session's history in front of its new input; found cached on its engine */
   int group, session;
   double shared, history, cached;
+  double ready_at; /* its cached tokens reloaded from an offload tier by then: its prompt waits */
+  double reloaded[CACHE_TIERS]; /* of its cached tokens, those reloaded from each offload tier */
   gboolean pinned; /* it holds a pin on its group's cached prefix */
 } Req;
 
@@ -85,6 +87,8 @@ typedef struct {
   guint64 decode_steps;
   PrefixCache *cache;     /* finished requests' KV kept for later prompts (aggregated and prefill engines) */
   double routed;          /* KV tokens of requests routed here and not admitted yet: its load to come */
+  double bpt;             /* bytes a token of context takes on one of its GPUs (the offload tiers' unit) */
+  double tier_bw[CACHE_TIERS]; /* B/s per GPU from each offload tier */
 } Eng;
 
 struct Sim {
@@ -124,6 +128,7 @@ struct Sim {
   int next_session;
   guint64 stamp;          /* the caches' LRU clock: one tick per admission or finish */
   double prompt_tokens, hit_tokens;
+  double reload_tokens[CACHE_TIERS]; /* of the hit tokens, those reloaded from each offload tier */
 };
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
@@ -166,8 +171,18 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
                       role == ROLE_AGG && g->green == 0 && engine_overlaps(e));
   /* a drained engine changes role empty: what it cached goes with its old role */
   g_clear_pointer(&g->cache, prefix_cache_free);
-  if (role != ROLE_DECODE && p->prefix_cache && (p->turns > 1 || p->shared_prefix > 0))
+  if (role != ROLE_DECODE && p->prefix_cache && (p->turns > 1 || p->shared_prefix > 0)) {
     g->cache = prefix_cache_new(p->cache_block);
+    /* the offload tiers: the engine's GPUs' share of their nodes' CPU memory and NVMe, in tokens
+     * (a GPU's bytes per token of context, over its attention-DP ranks as the KV room counts) */
+    const SystemSpec *sys = e->sys;
+    double per_node = MAX(sys->gpus_per_node, 1), bpt = memory_kv_bytes_per_seq_gpu(e, 1), adp = engine_attn_dp(e);
+    g->bpt = bpt / adp;
+    prefix_cache_set_tiers(g->cache, p->cache_host * sys->host_memory / per_node / g->bpt,
+                           p->cache_storage * sys->storage / per_node / g->bpt);
+    g->tier_bw[CACHE_HOST] = sys->host_bandwidth;
+    g->tier_bw[CACHE_STORAGE] = sys->storage_bandwidth / per_node;
+  }
 }
 
 static Eng *eng_new(Role role, const Engine *e, const SimConfig *p)
@@ -248,7 +263,7 @@ static double cached_on(const Eng *g, const Req *r, gboolean *group_hit)
   *group_hit = FALSE;
   if (!g->cache || !has_prefix(r))
     return 0;
-  return prefix_cache_match(g->cache, r->group, r->shared, r->session, r->history, r->isl - 1, group_hit);
+  return prefix_cache_match(g->cache, r->group, r->shared, r->session, r->history, r->isl - 1, group_hit, NULL);
 }
 
 /* R takes its hit on G, which evicts what it must for R's room: the KV R reserves (N, less its
@@ -256,7 +271,25 @@ static double cached_on(const Eng *g, const Req *r, gboolean *group_hit)
 static gboolean take_cached(Sim *s, Eng *g, Req *r, double *n, double *taken)
 {
   gboolean group_hit;
-  r->cached = cached_on(g, r, &group_hit);
+  double tier[CACHE_TIERS];
+  r->cached = prefix_cache_match(g->cache, r->group, r->shared, r->session, r->history, r->isl - 1, &group_hit, tier);
+  r->ready_at = s->now;
+  if (tier[CACHE_HOST] + tier[CACHE_STORAGE] > 0) {
+    /* a hit below HBM comes back over the host link or from NVMe, or is computed again: whichever
+     * is sooner (the reload runs beside the engine's steps; the recompute is a prefill of those
+     * tokens behind the ones in HBM) */
+    double reload = 0;
+    for (int t = CACHE_HOST; t < CACHE_TIERS; t++)
+      reload += tier[t] > 0 ? tier[t] * g->bpt / MAX(g->tier_bw[t], 1) : 0;
+    double lower = tier[CACHE_HOST] + tier[CACHE_STORAGE];
+    double recompute = step_time_prefill_after(g->e, 1, lower, tier[CACHE_HBM]);
+    if (reload < recompute) {
+      r->ready_at = s->now + reload;
+      r->reloaded[CACHE_HOST] = tier[CACHE_HOST], r->reloaded[CACHE_STORAGE] = tier[CACHE_STORAGE];
+    } else {
+      r->cached = tier[CACHE_HBM];
+    }
+  }
   *taken = prefix_cache_take(g->cache, r->group, r->session, ++s->stamp, &r->pinned);
   if (r->pinned && group_hit)
     *n -= r->shared;
@@ -271,7 +304,8 @@ static void untake_cached(Sim *s, Eng *g, Req *r, double taken)
   r->pinned = FALSE;
   if (taken > 0)
     prefix_cache_put(g->cache, r->group, 0, r->session, taken, ++s->stamp);
-  r->cached = 0;
+  r->cached = 0, r->ready_at = 0;
+  memset(r->reloaded, 0, sizeof r->reloaded);
 }
 
 /* R is done on G: its context stays cached (its session's tokens after the shared ones: the prompt,
@@ -304,8 +338,13 @@ static void try_admit(Sim *s, Eng *g)
       g->routed = MAX(0, g->routed - need(g, r));
     if (g->role != ROLE_DECODE) { /* the prompt computes what it did not find cached */
       r->prefilled = (int)r->cached;
-      if (metrics_window_open(s->m, s->now))
+      if (r->ready_at > s->now) /* its prompt can start when the reload is done */
+        push_external(s, r->ready_at, EV_READY, g->id);
+      if (metrics_window_open(s->m, s->now)) {
         s->prompt_tokens += r->isl, s->hit_tokens += r->cached;
+        for (int t = CACHE_HOST; t < CACHE_TIERS; t++)
+          s->reload_tokens[t] += r->reloaded[t];
+      }
     }
     r->reserved = n;
     g->kv_used += n;
@@ -334,6 +373,8 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
   for (guint k = 0; k < g->prefilling->len && open > 0; k++) {
     int i = g_array_index(g->prefilling, int, k);
     const Req *r = req(s, i);
+    if (r->ready_at > s->now) /* its cached tokens are still coming back from an offload tier */
+      continue;
     double *budget = &g->rank_budget[r->rank];
     int take = (int)MIN(r->isl - r->prefilled, *budget);
     if (take <= 0)
@@ -827,7 +868,10 @@ static void measure(Sim *s, SimResult *out)
   out->mean_batch = steps ? batch / steps : NAN;
   out->steps = s->steps;
   out->moves = s->moves;
-  out->cache_hit_rate = s->prompt_tokens > 0 && s->prefixes && s->p->prefix_cache ? s->hit_tokens / s->prompt_tokens : NAN;
+  gboolean cached = s->prompt_tokens > 0 && s->prefixes && s->p->prefix_cache;
+  out->cache_hit_rate = cached ? s->hit_tokens / s->prompt_tokens : NAN;
+  out->cache_host_rate = cached && s->p->cache_host > 0 ? s->reload_tokens[CACHE_HOST] / s->prompt_tokens : NAN;
+  out->cache_storage_rate = cached && s->p->cache_storage > 0 ? s->reload_tokens[CACHE_STORAGE] / s->prompt_tokens : NAN;
 }
 
 static char *check(const Engine *e, double ctx)
@@ -1004,6 +1048,8 @@ gboolean sim_step(Sim *s)
     reconfigured(s, s->engs->pdata[ev.who]);
   else if (ev.kind == EV_HANDOFF)
     start_transfer(s, s->engs->pdata[req(s, ev.who)->source], ev.who);
+  else if (ev.kind == EV_READY) /* a reloaded prompt is ready for the engine's next step */
+    start_step(s, s->engs->pdata[ev.who]);
   else
     kv_arrived(s, ev.who);
   return TRUE;

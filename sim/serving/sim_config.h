@@ -29,6 +29,7 @@ typedef struct {
   int prefix_groups;
   gboolean prefix_cache;      /* engines keep finished requests' KV for later prompts */
   int cache_block;            /* tokens per KV block (hits are whole blocks) */
+  double cache_host, cache_storage; /* shares of the nodes' CPU memory and NVMe for KV offload */
   /* the pools and their schedulers: workers, max_batch (per engine), chunked_prefill per pool */
   EngineSpec agg, prefill, decode;
   RouterKind router;
