@@ -895,6 +895,39 @@ START_TEST(reload_or_recompute)
 }
 END_TEST
 
+/* A trace that carries its sessions and shared prefix: three turns of session 5 ten seconds apart
+ * (each done before the next), the last two resending the turn before, and a request of another
+ * session sharing only the 300-token prefix of group 2. Blocks of one token: turn 2 finds its
+ * history, turn 1's 1,000 + 100 = 1,100 tokens; turn 3 finds 1,300 + 100 = 1,400; the fourth
+ * request finds the prefix, 300. Hit rate (0 + 1,100 + 1,400 + 300) / (1,000 + 1,300 + 1,600 + 500)
+ * = 2,800 / 4,400. */
+START_TEST(trace_sessions)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "s.csv", NULL);
+  ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens,session,prefix_group,prefix_tokens\n"
+                                      "0,1000,100,5,2,300\n10,1300,100,5,2,300\n20,1600,100,5,2,300\n"
+                                      "30,500,100,6,2,300\n", -1, NULL));
+  SimConfig p = params(c, ARRIVAL_TRACE);
+  p.trace = path, p.window = WINDOW_ALL, p.cache_block = 1;
+  SimResult sr;
+  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(!why, "%s", why);
+  ck_assert_close(sr.cache_hit_rate, 2800.0 / 4400, 1e-9);
+  /* a prefix as long as the prompt is refused with its place */
+  ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens,prefix_tokens\n0,100,10,100\n", -1, NULL));
+  g_autofree char *why2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(why2 && strstr(why2, "s.csv:2:4: prefix_tokens: expected a whole number of tokens below input_tokens"),
+                "%s", why2 ? why2 : "");
+  p.trace = NULL;
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -926,6 +959,7 @@ int main(void)
   tcase_add_test(tc, partly_cached_prefill);
   tcase_add_test(tc, prefix_cache_tiers_by_hand);
   tcase_add_test(tc, reload_or_recompute);
+  tcase_add_test(tc, trace_sessions);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

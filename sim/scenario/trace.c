@@ -18,11 +18,48 @@ static gboolean tokens(const char *s, int *out)
   return TRUE;
 }
 
+/* An optional id column: empty for none, else a whole number >= 0 below 2^30. */
+static gboolean id_field(const char *s, int *out)
+{
+  if (!s || !*s) {
+    *out = -1;
+    return TRUE;
+  }
+  char *end = NULL;
+  gint64 v = g_ascii_strtoll(s, &end, 10);
+  if (*end || v < 0 || v >= (1 << 30))
+    return FALSE;
+  *out = (int)v;
+  return TRUE;
+}
+
+/* The optional columns of row R (SESSION, GROUP, PREFIX: their indices, -1 when absent) into T. */
+static gboolean shared_context(const CsvFile *csv, guint r, const int idx[3], TraceRow *t, const char *path, int line,
+                               GError **error)
+{
+  static const char *const names[] = { "session", "prefix_group", "prefix_tokens" };
+  for (int k = 0; k < 3; k++) {
+    const char *v = idx[k] >= 0 ? csv_field(csv, r, idx[k]) : NULL;
+    int got;
+    gboolean ok = k < 2 ? id_field(v, &got) : (!v || !*v ? (got = 0, TRUE) : (tokens(v, &got) && got < t->isl));
+    if (!ok) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: %s: expected %s, got '%s'", path, line, idx[k] + 1,
+                  names[k], k < 2 ? "an id: a whole number >= 0 (or empty: none)"
+                                  : "a whole number of tokens below input_tokens (or empty: none)", v);
+      return FALSE;
+    }
+    *(k == 0 ? &t->session : k == 1 ? &t->group : &t->prefix) = got;
+  }
+  if (t->prefix > 0 && t->group < 0)
+    t->group = 0; /* one shared prefix when the trace names no group */
+  return TRUE;
+}
+
 static gboolean trace_row(GArray *trace, const char *path, int line, const char *a, const char *b, const char *c,
                           GError **error)
 {
   char *end = NULL;
-  TraceRow t = { g_ascii_strtod(a, &end), 0, 0 };
+  TraceRow t = { g_ascii_strtod(a, &end), 0, 0, -1, -1, 0 };
   gboolean time_ok = *a && !*end && isfinite(t.arrival) && t.arrival >= 0;
   int col = !time_ok ? 1 : !tokens(b, &t.isl) ? 2 : !tokens(c, &t.osl) ? 3 : 0;
   if (col) {
@@ -63,10 +100,14 @@ GArray *trace_read(const char *path, GError **error)
       !trace_row(trace, path, 1, h->len > 0 ? h->pdata[0] : "", h->len > 1 ? h->pdata[1] : "",
                  h->len > 2 ? h->pdata[2] : "", error))
     return NULL;
-  for (guint r = 0; r < csv->rows->len; r++)
-    if (!trace_row(trace, path, g_array_index(csv->lines, int, r), csv_field(csv, r, 0), csv_field(csv, r, 1),
-                   csv_field(csv, r, 2), error))
+  int idx[3] = { header ? csv_column(csv, "session") : -1, header ? csv_column(csv, "prefix_group") : -1,
+                 header ? csv_column(csv, "prefix_tokens") : -1 };
+  for (guint r = 0; r < csv->rows->len; r++) {
+    int line = g_array_index(csv->lines, int, r);
+    if (!trace_row(trace, path, line, csv_field(csv, r, 0), csv_field(csv, r, 1), csv_field(csv, r, 2), error) ||
+        !shared_context(csv, r, idx, &g_array_index(trace, TraceRow, trace->len - 1), path, line, error))
       return NULL;
+  }
   if (trace->len == 0) {
     g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:2:1: the trace has a header but no request", path);
     return NULL;

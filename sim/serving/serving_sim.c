@@ -125,6 +125,7 @@ struct Sim {
    * found cached */
   gboolean prefixes;      /* the workload has sessions or a shared prefix */
   User *users;
+  GHashTable *contexts;   /* a trace's sessions: session + 1 -> its last prompt and answer (tokens) */
   int next_session;
   guint64 stamp;          /* the caches' LRU clock: one tick per admission or finish */
   double prompt_tokens, hit_tokens;
@@ -150,7 +151,7 @@ static void schedule_step(Sim *s, Eng *g, double t)
 }
 
 /* Sets what G is: its role, its engine, its KV room and batch cap. */
-static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p)
+static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p, gboolean prefixes)
 {
   double ctx = p->input.mean + (role == ROLE_PREFILL ? 0 : p->output.mean);
   const EngineSpec *es = role == ROLE_AGG ? &p->agg : role == ROLE_PREFILL ? &p->prefill : &p->decode;
@@ -171,7 +172,7 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
                       role == ROLE_AGG && g->green == 0 && engine_overlaps(e));
   /* a drained engine changes role empty: what it cached goes with its old role */
   g_clear_pointer(&g->cache, prefix_cache_free);
-  if (role != ROLE_DECODE && p->prefix_cache && (p->turns > 1 || p->shared_prefix > 0)) {
+  if (role != ROLE_DECODE && p->prefix_cache && prefixes) {
     g->cache = prefix_cache_new(p->cache_block);
     /* the offload tiers: the engine's GPUs' share of their nodes' CPU memory and NVMe, in tokens
      * (a GPU's bytes per token of context, over its attention-DP ranks as the KV room counts) */
@@ -185,11 +186,11 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
   }
 }
 
-static Eng *eng_new(Role role, const Engine *e, const SimConfig *p)
+static Eng *eng_new(Role role, const Engine *e, const SimConfig *p, gboolean prefixes)
 {
   Eng *g = g_new0(Eng, 1);
   receiver_init(&g->rx); /* before its policy is set */
-  eng_configure(g, role, e, p);
+  eng_configure(g, role, e, p, prefixes);
   g_queue_init(&g->waiting);
   g->prefilling = g_array_new(FALSE, FALSE, sizeof(int));
   event_queue_init(&g->done_at);
@@ -593,6 +594,9 @@ static void complete(Sim *s, int i)
     User *u = &s->users[r->user];
     u->history = r->isl - r->shared + r->osl;
     u->turn++;
+  } else if (s->contexts && r->session >= 0) { /* a trace's session: its next request resends this */
+    g_hash_table_insert(s->contexts, GINT_TO_POINTER(r->session + 1),
+                        GSIZE_TO_POINTER((gsize)(r->isl - r->shared + r->osl)));
   }
   metrics_completed(s->m, s->now, r->arrival, r->first, r->osl);
   if (s->completed >= s->target)
@@ -748,7 +752,7 @@ static void kv_arrived(Sim *s, int i)
 static void reconfigured(Sim *s, Eng *g)
 {
   Role to = g->role == ROLE_PREFILL ? ROLE_DECODE : ROLE_PREFILL;
-  eng_configure(g, to, to == ROLE_PREFILL ? s->pre_e : s->dec_e, s->p);
+  eng_configure(g, to, to == ROLE_PREFILL ? s->pre_e : s->dec_e, s->p, s->prefixes);
   g->draining = g->reconfiguring = FALSE;
   s->moving = FALSE;
   s->moves++;
@@ -802,8 +806,13 @@ static void arrival(Sim *s, int who)
   const SimConfig *p = s->p;
   if (p->arrival == ARRIVAL_TRACE || p->trace) {
     const TraceRow *t = workload_trace_next(&s->w);
-    if (t)
-      new_request(s, -1, t->isl, t->osl);
+    Req *r = t ? new_request(s, -1, t->isl, t->osl) : NULL;
+    if (r && s->contexts) { /* what the trace says the prompt shares: its prefix, its session's last turn */
+      r->group = t->group, r->session = t->session, r->shared = t->prefix;
+      double last = t->session >= 0 ? GPOINTER_TO_SIZE(g_hash_table_lookup(s->contexts, GINT_TO_POINTER(t->session + 1)))
+                                    : 0;
+      r->history = MIN(last, MAX(0, r->isl - r->shared));
+    }
     const TraceRow *next = s->w.trace && s->w.trace_next < s->w.trace->len
                              ? &g_array_index(s->w.trace, TraceRow, s->w.trace_next) : NULL;
     if (next)
@@ -915,6 +924,12 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   event_queue_init(&sp->q);
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
   sp->prefixes = !p->trace && p->arrival != ARRIVAL_TRACE && (p->turns > 1 || p->shared_prefix > 0);
+  for (guint k = 0; sp->w.trace && k < sp->w.trace->len && !sp->prefixes; k++) { /* a trace's sessions, prefixes */
+    const TraceRow *t = &g_array_index(sp->w.trace, TraceRow, k);
+    sp->prefixes = t->session >= 0 || t->prefix > 0;
+  }
+  if (sp->prefixes && sp->w.trace)
+    sp->contexts = g_hash_table_new(g_direct_hash, g_direct_equal);
   if (sp->prefixes && p->arrival == ARRIVAL_CLOSED) {
     sp->users = g_new(User, p->users);
     for (int u = 0; u < p->users; u++)
@@ -922,10 +937,10 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
-    g_ptr_array_add(sp->engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p));
+    g_ptr_array_add(sp->engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p, sp->prefixes));
   sp->pre_e = d ? e : NULL, sp->dec_e = d;
   for (int k = 0; d && k < dec; k++)
-    g_ptr_array_add(sp->engs, eng_new(ROLE_DECODE, d, p));
+    g_ptr_array_add(sp->engs, eng_new(ROLE_DECODE, d, p, sp->prefixes));
   for (guint k = 0; k < sp->engs->len; k++)
     ((Eng *)sp->engs->pdata[k])->id = (int)k;
   network_init(&sp->net);
@@ -1106,6 +1121,8 @@ void sim_free(Sim *s)
   metrics_free(s->m);
   g_ptr_array_unref(s->engs);
   g_free(s->users);
+  if (s->contexts)
+    g_hash_table_unref(s->contexts);
   g_free(s);
 }
 
