@@ -826,9 +826,12 @@ static void arrival(Sim *s, int who)
       new_request(s, who, isl, osl);
       return;
     }
-    /* the user's session: a new one after its last turn, else the next turn resending the rest */
+    /* the user's session: a new one after its last turn, or when the next turn would not fit in
+     * the model's context (an agent starts over), else the next turn resending the rest */
     User *u = &s->users[who];
-    if (u->session < 0 || u->turn >= p->turns) {
+    const Eng *front = s->engs->pdata[0];
+    double window = front->e->model->max_context;
+    if (u->session < 0 || u->turn >= p->turns || p->shared_prefix + u->history + isl + osl > window) {
       u->session = p->turns > 1 ? s->next_session++ : -1, u->turn = 0, u->history = 0;
       u->group = p->prefix_groups > 1 ? g_rand_int_range(s->w.rand, 0, p->prefix_groups) : 0;
     }
