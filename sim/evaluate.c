@@ -225,6 +225,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   row->goodput_req_s = o.goodput;
   row->cache_hit_rate = o.cache_hit_rate;
   row->cache_host_rate = o.cache_host_rate, row->cache_storage_rate = o.cache_storage_rate;
+  row->cache_remote_rate = o.cache_remote_rate;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   if (!evaluate_factory(pt, &o, row))
     return;

@@ -81,6 +81,7 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   out->backlog_judged = sr.backlog_judged, out->backlog_grew = sr.unstable;
   out->cache_hit_rate = sr.cache_hit_rate;
   out->cache_host_rate = sr.cache_host_rate, out->cache_storage_rate = sr.cache_storage_rate;
+  out->cache_remote_rate = sr.cache_remote_rate;
 }
 
 void predict(const Deployment *d, PredictMethod method, Outcome *out)
@@ -92,7 +93,7 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
                         &out->weights, &out->kv_free, &out->max_seqs, &out->pool_load, &out->gpu_activity,
                         &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
                         &out->offered_req_s, &out->cache_hit_rate, &out->cache_host_rate,
-                        &out->cache_storage_rate };
+                        &out->cache_storage_rate, &out->cache_remote_rate };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;
   if (method == METHOD_STEADY)

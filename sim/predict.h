@@ -51,7 +51,8 @@ typedef struct {
   double gpu_power_w;          /* W per GPU at that activity and the engines' clock */
   double cache_hit_rate;       /* share of prompt tokens found in the prefix caches: measured (event
                                 * simulation), or the steady state's given or derived rate */
-  double cache_host_rate, cache_storage_rate; /* of them, reloaded from the offload tiers (event simulation) */
+  double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of them, reloaded from the offload
+                                * tiers (event simulation) */
   double it_w_per_gpu;         /* W per GPU at the wall (its share of the node, NICs, switches) */
   /* the load against the deployment's ceilings (predict_judge_load) */
   double slots;                /* sequences the deployment runs at once (decode engines x batch) */

@@ -63,6 +63,7 @@ const ResultColumn result_columns[] = {
   { "cache_hit_rate", RC_NUM, O(cache_hit_rate), "share of prompt tokens found in the engines' prefix caches (sessions, shared prefixes): measured by the event simulation, the given or the workload's reuse in the steady state; empty without shared context" },
   { "cache_host_rate", RC_NUM, O(cache_host_rate), "share of prompt tokens reloaded from the host-memory tier of the KV offload (in cache_hit_rate too; des, with serving.prefix_cache.host)" },
   { "cache_storage_rate", RC_NUM, O(cache_storage_rate), "share of prompt tokens reloaded from the local-NVMe tier (in cache_hit_rate too; des, with serving.prefix_cache.storage)" },
+  { "cache_remote_rate", RC_NUM, O(cache_remote_rate), "share of prompt tokens reloaded from a remote KV store over the NICs (in cache_hit_rate too; des, with serving.prefix_cache.remote)" },
   { "weights_gb_per_gpu", RC_NUM, O(weights_gb_per_gpu), "weights held by one GPU, GB (1e9 B)" },
   { "kv_gb_per_gpu", RC_NUM, O(kv_gb_per_gpu), "HBM left for the KV cache per GPU, GB" },
   { "max_seqs", RC_NUM, O(max_seqs), "sequences whose KV cache fits in one engine" },

@@ -35,7 +35,7 @@ typedef struct {
   double planner_moves;       /* engines the planner moved between pools (des) */
   double step_ms;             /* one decode step */
   double cache_hit_rate;      /* share of prompt tokens found in the prefix caches */
-  double cache_host_rate, cache_storage_rate; /* of prompt tokens, reloaded from the offload tiers */
+  double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of prompt tokens, reloaded from the offload tiers */
   double weights_gb_per_gpu;  /* weight bytes per GPU, GB */
   double kv_gb_per_gpu;       /* KV-cache room per GPU, GB */
   double max_seqs;            /* sequences that fit per engine */

@@ -836,7 +836,7 @@ END_TEST
 START_TEST(prefix_cache_tiers_by_hand)
 {
   g_autoptr(PrefixCache) c = prefix_cache_new(1);
-  prefix_cache_set_tiers(c, 300, 1000);
+  prefix_cache_set_tiers(c, 300, 1000, 0);
   for (int k = 1; k <= 3; k++)
     prefix_cache_put(c, -1, 0, k, 200, (guint64)k);
   ck_assert_double_eq(prefix_cache_tokens(c), 600);
@@ -855,10 +855,18 @@ START_TEST(prefix_cache_tiers_by_hand)
   ck_assert_double_eq(prefix_cache_tier_tokens(c, CACHE_HOST), 0);
   /* without a host tier, what leaves HBM goes to storage */
   g_autoptr(PrefixCache) d = prefix_cache_new(1);
-  prefix_cache_set_tiers(d, 0, 1000);
+  prefix_cache_set_tiers(d, 0, 1000, 0);
   prefix_cache_put(d, -1, 0, 1, 200, 1);
   prefix_cache_evict(d, 0);
   ck_assert_double_eq(prefix_cache_tier_tokens(d, CACHE_STORAGE), 200);
+  /* and with only a remote store, there; a hit there says so */
+  g_autoptr(PrefixCache) r = prefix_cache_new(1);
+  prefix_cache_set_tiers(r, 0, 0, 500);
+  prefix_cache_put(r, -1, 0, 1, 200, 1);
+  prefix_cache_evict(r, 0);
+  ck_assert_double_eq(prefix_cache_tier_tokens(r, CACHE_REMOTE), 200);
+  ck_assert_double_eq(prefix_cache_match(r, -1, 0, 1, 200, 1e9, &gh, tier), 200);
+  ck_assert_double_eq(tier[CACHE_REMOTE], 200);
 }
 END_TEST
 
@@ -866,7 +874,8 @@ END_TEST
  * what leaves HBM sits in host memory. A token's KV is 80 layers x 8 KV heads x 128 x 2 (K and V)
  * bytes of FP8 = 160 KiB, 40 KiB on each GPU of TP4: over the catalog's 55.6 GB/s host link a
  * thousand tokens come back in 0.74 ms, far sooner than their prefill: they are reloaded. Over a
- * link of 1 MB/s they would take 41 s: they are computed again, and nothing counts as reloaded. */
+ * link of 1 MB/s they would take 41 s: they are computed again, and nothing counts as reloaded. A
+ * remote store of 100 GB per GPU over the 400 Gb/s NICs (50 GB/s) serves the same way. */
 START_TEST(reload_or_recompute)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -891,6 +900,16 @@ START_TEST(reload_or_recompute)
   ck_assert_msg(host_rate[0] > 0.2, "reloaded from host memory: %g of prompt tokens", host_rate[0]);
   ck_assert_double_eq(host_rate[1], 0);
   ck_assert_msg(hit[0] > hit[1] + 0.2, "hit rate %g reloading, %g recomputing", hit[0], hit[1]);
+  sys.host_bandwidth = 55.6e9;
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 256, p.requests = 3000, p.think_time = 5;
+  p.input.mean = 1024, p.output.mean = 256;
+  p.turns = 10, p.shared_prefix = 2048, p.prefix_groups = 16;
+  p.cache_remote = 100e9;
+  SimResult sr;
+  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
+  ck_assert_msg(!why, "%s", why);
+  ck_assert_msg(sr.cache_remote_rate > 0.2 && isnan(sr.cache_host_rate), "remote %g", sr.cache_remote_rate);
   profile_clear(&prof);
 }
 END_TEST

@@ -89,6 +89,7 @@ typedef struct {
   int cache_block;       /* tokens per KV block: hits count whole blocks */
   double cache_hit_rate; /* the steady state's share of prompt tokens found cached (0: the workload's) */
   double cache_host, cache_storage; /* shares of the nodes' CPU memory and local NVMe for KV offload */
+  double cache_remote;   /* B per GPU of a remote KV store (over the NICs) */
   char *profile;        /* calibration profile (absolute path), NULL = defaults */
 } ServingParams;
 

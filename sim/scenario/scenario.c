@@ -116,6 +116,7 @@ static const KtKey keys[] = {
   INT_MAX_("serving.prefix_cache.block", serving.cache_block, "32", "tokens per KV block: a hit counts whole blocks (TensorRT-LLM tokens_per_block 32, vLLM 16, SGLang 1)", KT_POSITIVE, 4096),
   NUM("serving.prefix_cache.host", serving.cache_host, DIM_FRACTION, "0", "share of the nodes' CPU memory the KV offload may fill (0: no host tier); what leaves HBM goes there, a hit there is reloaded over the host link (NVLink-C2C on Grace and Vera, PCIe on x86) or recomputed, whichever is sooner", 0),
   NUM("serving.prefix_cache.storage", serving.cache_storage, DIM_FRACTION, "0", "share of the nodes' local NVMe the KV offload may fill below the host tier (0: none)", 0),
+  NUM("serving.prefix_cache.remote", serving.cache_remote, DIM_BYTES, "0 B", "room per GPU in a remote KV store reached over the scale-out NICs (LMCache, Dynamo's remote tier) below the local tiers (0: none); reloads share the NIC's bandwidth over the fabric's oversubscription", KT_NONNEG),
   NUM("serving.prefix_cache.hit_rate", serving.cache_hit_rate, DIM_FRACTION, "0", "the steady state's share of prompt tokens found cached (0: what the workload's sessions and shared prefix would reuse; the event simulation measures it)", 0),
   GROUP("serving.green_context", "Green Contexts: prefill and decode as two streams on partitioned SMs"),
   NUM("serving.green_context.prefill_sms", serving.green_prefill_sms, DIM_FRACTION, "0", "SM share of the prefill stream on each GPU (0: off; e.g. 30%); event simulation, aggregated", 0),

@@ -9,7 +9,7 @@ typedef struct {
   double tokens;
   guint64 stamp;       /* last use */
   int pins;            /* running requests using a group entry */
-  int tier;            /* CACHE_HBM, CACHE_HOST or CACHE_STORAGE */
+  int tier;            /* CACHE_HBM, CACHE_HOST, CACHE_STORAGE or CACHE_REMOTE */
 } Entry;
 
 struct PrefixCache {
@@ -47,9 +47,9 @@ void prefix_cache_free(PrefixCache *c)
   g_free(c);
 }
 
-void prefix_cache_set_tiers(PrefixCache *c, double host, double storage)
+void prefix_cache_set_tiers(PrefixCache *c, double host, double storage, double remote)
 {
-  c->cap[CACHE_HOST] = MAX(host, 0), c->cap[CACHE_STORAGE] = MAX(storage, 0);
+  c->cap[CACHE_HOST] = MAX(host, 0), c->cap[CACHE_STORAGE] = MAX(storage, 0), c->cap[CACHE_REMOTE] = MAX(remote, 0);
 }
 
 double prefix_cache_match(const PrefixCache *c, int group, double shared, int session, double history,
@@ -72,7 +72,9 @@ double prefix_cache_match(const PrefixCache *c, int group, double shared, int se
     if (s)
       tiers[s->tier] += MIN(s->tokens, history);
   }
-  double hit = tiers[CACHE_HBM] + tiers[CACHE_HOST] + tiers[CACHE_STORAGE];
+  double hit = 0;
+  for (int t = 0; t < CACHE_TIERS; t++)
+    hit += tiers[t];
   double whole = floor(MIN(hit, limit) / c->block) * c->block; /* whole blocks only */
   /* what the limit and the blocks cut comes off the deepest tier first: the prompt's end */
   for (int t = CACHE_TIERS - 1; t >= 0 && hit > whole; t--) {

@@ -9,7 +9,8 @@
  * belongs to one conversation, and a hit hands its tokens to the request (the request's own KV from
  * then on), which gives them back, grown by its new prompt and answer, when it finishes. Hits count
  * whole blocks only, and a session's tokens only behind its group's. With offload tiers (host memory,
- * local storage: Dynamo's KV block manager, LMCache), what leaves HBM goes down a tier while that
+ * local storage, a remote store over the network: Dynamo's KV block manager, LMCache), what leaves
+ * HBM goes down a tier while that
  * has room, and a hit there is reloaded (or recomputed: the caller weighs the two). Tokens are
  * doubles (KV room is counted in tokens by the event simulation); nothing here allocates per token. */
 #ifndef AIF_PREFIX_CACHE_H
@@ -19,14 +20,14 @@
 
 typedef struct PrefixCache PrefixCache;
 
-enum { CACHE_HBM, CACHE_HOST, CACHE_STORAGE, CACHE_TIERS };
+enum { CACHE_HBM, CACHE_HOST, CACHE_STORAGE, CACHE_REMOTE, CACHE_TIERS };
 
 /* A cache whose hits are whole blocks of BLOCK tokens (>= 1). */
 PrefixCache *prefix_cache_new(int block);
 void prefix_cache_free(PrefixCache *c);
 /* Room of the offload tiers, tokens (0: none). HBM's room is what the running requests leave:
  * the caller's, through prefix_cache_evict. */
-void prefix_cache_set_tiers(PrefixCache *c, double host, double storage);
+void prefix_cache_set_tiers(PrefixCache *c, double host, double storage, double remote);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PrefixCache, prefix_cache_free)
 
 /* What a prompt of GROUP (SHARED tokens; GROUP < 0: none) and SESSION (its HISTORY tokens after the

@@ -180,9 +180,11 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
     double per_node = MAX(sys->gpus_per_node, 1), bpt = memory_kv_bytes_per_seq_gpu(e, 1), adp = engine_attn_dp(e);
     g->bpt = bpt / adp;
     prefix_cache_set_tiers(g->cache, p->cache_host * sys->host_memory / per_node / g->bpt,
-                           p->cache_storage * sys->storage / per_node / g->bpt);
+                           p->cache_storage * sys->storage / per_node / g->bpt, p->cache_remote / g->bpt);
     g->tier_bw[CACHE_HOST] = sys->host_bandwidth;
     g->tier_bw[CACHE_STORAGE] = sys->storage_bandwidth / per_node;
+    /* a remote store comes over the GPU's scale-out NIC, through the fabric's oversubscription */
+    g->tier_bw[CACHE_REMOTE] = sys->nic_bandwidth / MAX(p->oversubscription, 1);
   }
 }
 
@@ -275,18 +277,19 @@ static gboolean take_cached(Sim *s, Eng *g, Req *r, double *n, double *taken)
   double tier[CACHE_TIERS];
   r->cached = prefix_cache_match(g->cache, r->group, r->shared, r->session, r->history, r->isl - 1, &group_hit, tier);
   r->ready_at = s->now;
-  if (tier[CACHE_HOST] + tier[CACHE_STORAGE] > 0) {
+  double lower = tier[CACHE_HOST] + tier[CACHE_STORAGE] + tier[CACHE_REMOTE];
+  if (lower > 0) {
     /* a hit below HBM comes back over the host link or from NVMe, or is computed again: whichever
      * is sooner (the reload runs beside the engine's steps; the recompute is a prefill of those
      * tokens behind the ones in HBM) */
     double reload = 0;
     for (int t = CACHE_HOST; t < CACHE_TIERS; t++)
       reload += tier[t] > 0 ? tier[t] * g->bpt / MAX(g->tier_bw[t], 1) : 0;
-    double lower = tier[CACHE_HOST] + tier[CACHE_STORAGE];
     double recompute = step_time_prefill_after(g->e, 1, lower, tier[CACHE_HBM]);
     if (reload < recompute) {
       r->ready_at = s->now + reload;
-      r->reloaded[CACHE_HOST] = tier[CACHE_HOST], r->reloaded[CACHE_STORAGE] = tier[CACHE_STORAGE];
+      for (int t = CACHE_HOST; t < CACHE_TIERS; t++)
+        r->reloaded[t] = tier[t];
     } else {
       r->cached = tier[CACHE_HBM];
     }
@@ -884,6 +887,7 @@ static void measure(Sim *s, SimResult *out)
   out->cache_hit_rate = cached ? s->hit_tokens / s->prompt_tokens : NAN;
   out->cache_host_rate = cached && s->p->cache_host > 0 ? s->reload_tokens[CACHE_HOST] / s->prompt_tokens : NAN;
   out->cache_storage_rate = cached && s->p->cache_storage > 0 ? s->reload_tokens[CACHE_STORAGE] / s->prompt_tokens : NAN;
+  out->cache_remote_rate = cached && s->p->cache_remote > 0 ? s->reload_tokens[CACHE_REMOTE] / s->prompt_tokens : NAN;
 }
 
 static char *check(const Engine *e, double ctx)

@@ -41,8 +41,8 @@ typedef struct {
   guint moves;            /* engines the planner moved between pools */
   double cache_hit_rate;  /* share of the window's prompt tokens found in the prefix caches (NAN:
                            * no shared context, or caching off) */
-  double cache_host_rate, cache_storage_rate; /* of them, the share reloaded from the host and the
-                           * storage tier (NAN: no such tier) */
+  double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of them, the share reloaded from
+                           * the host, storage and remote tiers (NAN: no such tier) */
 } SimResult;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not

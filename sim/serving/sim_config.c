@@ -28,7 +28,7 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .max_ttft = p->plan.max_ttft, .turns = p->workload.turns, .shared_prefix = p->workload.shared_prefix,
     .prefix_groups = p->workload.prefix_groups, .prefix_cache = p->serving.prefix_cache,
     .cache_block = p->serving.cache_block, .cache_host = p->serving.cache_host,
-    .cache_storage = p->serving.cache_storage,
+    .cache_storage = p->serving.cache_storage, .cache_remote = p->serving.cache_remote,
   };
 }
 

@@ -30,6 +30,7 @@ typedef struct {
   gboolean prefix_cache;      /* engines keep finished requests' KV for later prompts */
   int cache_block;            /* tokens per KV block (hits are whole blocks) */
   double cache_host, cache_storage; /* shares of the nodes' CPU memory and NVMe for KV offload */
+  double cache_remote;        /* B per GPU of a remote KV store reached over the NICs */
   /* the pools and their schedulers: workers, max_batch (per engine), chunked_prefill per pool */
   EngineSpec agg, prefill, decode;
   RouterKind router;
