@@ -1,7 +1,10 @@
 /* bench_des.c — wall time of one event-simulated point: DeepSeek-R1, 1k in / 1k out, 10,000
  * requests, disaggregated on GB200 NVL72 (2 prefill engines of 4 GPUs, 1 decode engine of 32 GPUs,
  * 1,024 users), by the fast engine and by the SimGrid backend (a forked child per run, as in a
- * sweep). A benchmark: it prints figures (`make && tests/bench_des`). */
+ * sweep). Then the cost of engines: aggregated Llama 3.1 8B engines of one H200 each, from 8 to
+ * 10,000 engines, 32 users and 20 requests per engine: wall microseconds per engine step (near flat
+ * when an event costs O(log engines)). A benchmark: it prints figures
+ * (`make && tests/bench_des`). */
 #include "bench_util.h"
 #include "keytable.h"
 #include "serving_sim.h"
@@ -60,6 +63,28 @@ int main(int argc, char **argv)
          best * 1e3, FAST_RUNS, (unsigned long long)r.steps, r.out_tok_s, r.ttft[0] * 1e3, r.tpot[0] * 1e3);
   printf("SimGrid backend: %6.1f ms wall (best of %d), %llu engine steps, %.0f output tok/s, TTFT p50 %.0f ms, TPOT p50 %.2f ms\n",
          best_sg * 1e3, SIMGRID_RUNS, (unsigned long long)g.steps, g.out_tok_s, g.ttft[0] * 1e3, g.tpot[0] * 1e3);
+  printf("\nengines (H200, Llama 3.1 8B, TP1; 32 users and 20 requests each): wall time per engine step\n");
+  Engine one = { .sys = catalog_system(c, "h200-sxm-hgx8"), .model = catalog_model(c, "llama-3.1-8b"), .prof = &prof,
+                 .precision = PREC_FP8, .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = 1, .pp = 1, .ep = 1 };
+  static const int counts[] = { 8, 72, 1000, 10000 };
+  for (gsize k = 0; k < G_N_ELEMENTS(counts); k++) {
+    int n = counts[k];
+    SimConfig q;
+    sim_config_defaults(&q);
+    q.users = 32 * n, q.requests = 20 * n;
+    q.input.mean = 1024, q.output.mean = 256;
+    q.agg.workers = n, q.router = ROUTER_ROUND_ROBIN;
+    SimResult sr;
+    double t0 = bench_now();
+    g_autofree char *why = serving_simulate(&q, &one, n, NULL, 0, FALSE, &sr);
+    double wall = bench_now() - t0;
+    if (why) {
+      fprintf(stderr, "%s\n", why);
+      return 1;
+    }
+    printf("  %6d engines: %7.3f s wall, %9llu engine steps: %5.2f us per step, %.0f output tok/s\n", n, wall,
+           (unsigned long long)sr.steps, wall * 1e6 / MAX(sr.steps, 1), sr.out_tok_s);
+  }
   profile_clear(&prof);
   return 0;
 }

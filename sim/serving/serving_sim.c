@@ -66,6 +66,7 @@ typedef struct {
    * queue holds only the outside events a decode run must stop for */
   double step_at;
   guint64 step_seq;
+  int heap_pos;           /* its place in Sim.stepping while a step is in flight; -1 when idle */
   double green;           /* Green Contexts: SM share of a separate prefill stream (0: one stream) */
   gboolean pbusy;         /* that prefill stream has a step in flight */
   GArray *pre, *pre_tok;  /* the step in flight: prefilling requests and their tokens */
@@ -94,6 +95,8 @@ typedef struct {
 struct Sim {
   const SimConfig *p;
   Workload w;
+  GPtrArray *stepping;    /* Eng * with a step in flight, a binary heap on (step_at, step_seq): the
+                           * next step's end in O(1), kept in O(log engines) */
   EventQueue q;           /* every event but the engines' steps (Eng.step_at): arrivals, entries,
                            * transfers, prefill streams, the planner */
   GArray *reqs;           /* Req */
@@ -143,11 +146,64 @@ static double next_external(const Sim *s)
   return MIN(s->q.heap->len ? g_array_index(s->q.heap, Event, 0).time : INFINITY, s->net_at);
 }
 
+/* Whether A's step ends before B's (time, then the order they were scheduled in). */
+static gboolean ends_first(const Eng *a, const Eng *b)
+{
+  return a->step_at < b->step_at || (a->step_at == b->step_at && a->step_seq < b->step_seq);
+}
+
+static void heap_swap(GPtrArray *h, int i, int j)
+{
+  Eng *a = h->pdata[i], *b = h->pdata[j];
+  h->pdata[i] = b, h->pdata[j] = a;
+  b->heap_pos = i, a->heap_pos = j;
+}
+
+/* Restores the heap's order around G's place. */
+static void heap_fix(GPtrArray *h, Eng *g)
+{
+  int i = g->heap_pos;
+  while (i > 0 && ends_first(h->pdata[i], h->pdata[(i - 1) / 2]))
+    heap_swap(h, i, (i - 1) / 2), i = (i - 1) / 2;
+  for (;;) {
+    int l = 2 * i + 1, r = l + 1, m = i, n = (int)h->len;
+    if (l < n && ends_first(h->pdata[l], h->pdata[m]))
+      m = l;
+    if (r < n && ends_first(h->pdata[r], h->pdata[m]))
+      m = r;
+    if (m == i)
+      break;
+    heap_swap(h, i, m), i = m;
+  }
+}
+
+/* G's step is over: it leaves the heap. */
+static void heap_remove(GPtrArray *h, Eng *g)
+{
+  int i = g->heap_pos, last = (int)h->len - 1;
+  if (i < 0)
+    return;
+  g->heap_pos = -1;
+  if (i != last) {
+    Eng *moved = h->pdata[last];
+    h->pdata[i] = moved, moved->heap_pos = i;
+    g_ptr_array_set_size(h, last);
+    heap_fix(h, moved);
+  } else {
+    g_ptr_array_set_size(h, last);
+  }
+}
+
 /* G's step in flight ends at T; it takes its turn among the queued events by sequence number. */
 static void schedule_step(Sim *s, Eng *g, double t)
 {
   g->step_at = t;
   g->step_seq = s->q.next_seq++;
+  if (g->heap_pos < 0) {
+    g->heap_pos = (int)s->stepping->len;
+    g_ptr_array_add(s->stepping, g);
+  }
+  heap_fix(s->stepping, g);
 }
 
 /* Sets what G is: its role, its engine, its KV room and batch cap. */
@@ -191,6 +247,7 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
 static Eng *eng_new(Role role, const Engine *e, const SimConfig *p, gboolean prefixes)
 {
   Eng *g = g_new0(Eng, 1);
+  g->heap_pos = -1;
   receiver_init(&g->rx); /* before its policy is set */
   eng_configure(g, role, e, p, prefixes);
   g_queue_init(&g->waiting);
@@ -507,19 +564,22 @@ static void start_step(Sim *s, Eng *g)
   schedule_step(s, g, s->now + g->steps * t.total);
 }
 
-/* The engine of ROLE in service with the least work, or NULL. */
+/* The engine of ROLE in service with the least work, or NULL. Equals take turns (the search starts
+ * one engine further each time): always taking the first of equals herds a closed loop's users onto
+ * the first engines, where each finished request frees the slot its user's next one takes. */
 static Eng *least_loaded(Sim *s, Role role)
 {
   Eng *best = NULL;
-  guint best_load = G_MAXUINT;
-  for (guint k = 0; k < s->engs->len; k++) {
-    Eng *g = s->engs->pdata[k];
+  guint best_load = G_MAXUINT, n = s->engs->len;
+  for (guint j = 0; j < n; j++) {
+    Eng *g = s->engs->pdata[(s->rr + j) % n];
     /* requests its scheduler has not looked at yet count too: they are its work, and a router that
      * missed them would send the next ones to the same engine */
     guint load = (guint)running(g) + g_queue_get_length(&g->waiting) + g_queue_get_length(&g->rx.inbox);
     if (g->role == role && !g->draining && !g->reconfiguring && load < best_load)
       best = g, best_load = load;
   }
+  s->rr = n ? (s->rr + 1) % n : 0;
   return best;
 }
 
@@ -723,6 +783,7 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
     prefill_done(s, g);
   } else {
     g->busy = FALSE;
+    heap_remove(s->stepping, g);
     decode_done(s, g);
     if (g->green == 0)
       prefill_done(s, g);
@@ -929,6 +990,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
     return NULL;
   }
   event_queue_init(&sp->q);
+  sp->stepping = g_ptr_array_new();
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
   sp->prefixes = !p->trace && p->arrival != ARRIVAL_TRACE && (p->turns > 1 || p->shared_prefix > 0);
   for (guint k = 0; sp->w.trace && k < sp->w.trace->len && !sp->prefixes; k++) { /* a trace's sessions, prefixes */
@@ -1010,11 +1072,9 @@ static Eng *next_event(const Sim *s, double *t, gboolean *net)
   *net = s->net_at < *t || (s->net_at == *t && isfinite(*t) && s->net_seq < seq);
   if (*net)
     *t = s->net_at, seq = s->net_seq;
-  for (guint k = 0; k < s->engs->len; k++) {
-    Eng *g = s->engs->pdata[k];
-    if (g->busy && (g->step_at < *t || (g->step_at == *t && g->step_seq < seq)))
-      best = g, *t = g->step_at, seq = g->step_seq, *net = FALSE;
-  }
+  Eng *g = s->stepping->len ? s->stepping->pdata[0] : NULL; /* the engine whose step ends first */
+  if (g && (g->step_at < *t || (g->step_at == *t && g->step_seq < seq)))
+    best = g, *t = g->step_at, *net = FALSE;
   return best;
 }
 
@@ -1126,6 +1186,7 @@ void sim_free(Sim *s)
   workload_clear(&s->w);
   g_array_unref(s->reqs);
   metrics_free(s->m);
+  g_ptr_array_unref(s->stepping);
   g_ptr_array_unref(s->engs);
   g_free(s->users);
   if (s->contexts)
