@@ -947,6 +947,36 @@ START_TEST(trace_sessions)
 }
 END_TEST
 
+/* Many engines: 200 identical aggregated engines behind round robin serve what one engine serves
+ * with a two-hundredth of the users, 200 times over (each engine's steps come out of the heap of
+ * engines in flight in the same order as alone); least-loaded routing does not herd the users onto
+ * a few engines (ties take turns): within 20% of round robin's throughput. */
+START_TEST(many_engines)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 32, p.requests = 400;
+  varied_lengths(&p);
+  SimResult one, many, ll;
+  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &one);
+  ck_assert_msg(!w1, "%s", w1);
+  p.users = 32 * 200, p.requests = 400 * 200, p.agg.workers = 200, p.router = ROUTER_ROUND_ROBIN;
+  g_autofree char *w2 = serving_simulate(&p, &e, 200, NULL, 0, FALSE, &many);
+  ck_assert_msg(!w2, "%s", w2);
+  ck_assert_close(many.out_tok_s, 200 * one.out_tok_s, 0.05);
+  ck_assert_close(many.tpot[0], one.tpot[0], 0.05);
+  p.router = ROUTER_LEAST_LOADED;
+  g_autofree char *w3 = serving_simulate(&p, &e, 200, NULL, 0, FALSE, &ll);
+  ck_assert_msg(!w3, "%s", w3);
+  ck_assert_msg(ll.out_tok_s > 0.8 * many.out_tok_s, "least loaded %g tok/s, round robin %g", ll.out_tok_s, many.out_tok_s);
+  profile_clear(&prof);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -979,6 +1009,7 @@ int main(void)
   tcase_add_test(tc, prefix_cache_tiers_by_hand);
   tcase_add_test(tc, reload_or_recompute);
   tcase_add_test(tc, trace_sessions);
+  tcase_add_test(tc, many_engines);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
