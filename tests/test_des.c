@@ -977,6 +977,27 @@ START_TEST(many_engines)
 }
 END_TEST
 
+/* Past 2^21 measured requests the latencies fold into 0.1%-wide log bins: memory stays bounded and
+ * the quantiles stay within 0.1%. Three million requests with TTFT k us (k = 1..3,000,000, after a
+ * window opened at t = 0): the median is 1.5 s, the 90th percentile 2.7 s, the 99th 2.97 s. */
+START_TEST(metrics_fold_into_histograms)
+{
+  MetricsConfig mc = { .start = 0, .target = 3000000 };
+  g_autoptr(Metrics) m = metrics_new(&mc);
+  for (int k = 1; k <= 3000000; k++) {
+    metrics_arrived(m, 0);
+    metrics_completed(m, 10, 0, k * 1e-6, 1);
+  }
+  MetricsSummary s;
+  metrics_summary(m, 10, &s);
+  ck_assert_uint_eq(s.measured, 3000000);
+  ck_assert_close(s.ttft[0], 1.5, 1e-3);
+  ck_assert_close(s.ttft[1], 2.7, 1e-3);
+  ck_assert_close(s.ttft[2], 2.97, 1e-3);
+  ck_assert_close(s.e2e[0], 10, 1e-3);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -1010,6 +1031,7 @@ int main(void)
   tcase_add_test(tc, reload_or_recompute);
   tcase_add_test(tc, trace_sessions);
   tcase_add_test(tc, many_engines);
+  tcase_add_test(tc, metrics_fold_into_histograms);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

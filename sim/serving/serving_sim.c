@@ -99,7 +99,8 @@ struct Sim {
                            * next step's end in O(1), kept in O(log engines) */
   EventQueue q;           /* every event but the engines' steps (Eng.step_at): arrivals, entries,
                            * transfers, prefill streams, the planner */
-  GArray *reqs;           /* Req */
+  GArray *reqs;           /* Req, a slot per request in flight (finished ones' slots are reused) */
+  GArray *free_reqs;      /* int: slots of finished requests */
   GPtrArray *engs;        /* Eng *: aggregated, or prefill then decode engines (the planner moves them) */
   int rr;
   const Engine *pre_e, *dec_e; /* what a prefill and a decode engine are (disaggregated) */
@@ -616,8 +617,15 @@ static Req *new_request(Sim *s, int user, int isl, int osl)
 {
   Req r = { .arrival = s->now, .first = NAN, .done = NAN, .isl = isl, .osl = osl, .user = user, .group = -1,
             .session = -1 };
-  int i = (int)s->reqs->len;
-  g_array_append_val(s->reqs, r);
+  int i;
+  if (s->free_reqs->len) { /* a finished request's slot: memory follows the requests in flight */
+    i = g_array_index(s->free_reqs, int, s->free_reqs->len - 1);
+    g_array_set_size(s->free_reqs, s->free_reqs->len - 1);
+    *req(s, i) = r;
+  } else {
+    i = (int)s->reqs->len;
+    g_array_append_val(s->reqs, r);
+  }
   s->created++;
   metrics_arrived(s->m, s->now);
   /* the stack's front end (HTTP, tokenizer) delays the request before an engine sees it */
@@ -668,6 +676,8 @@ static void complete(Sim *s, int i)
            (s->p->window != WINDOW_ALL || s->created < s->target))
     push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user); /* a benchmark client sends
                                                                          exactly its requests */
+  /* nothing refers to it any more (its events, queues and flows are behind it): its slot is free */
+  g_array_append_val(s->free_reqs, i);
 }
 
 /* A decoding request leaves G at its last step. */
@@ -992,6 +1002,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   event_queue_init(&sp->q);
   sp->stepping = g_ptr_array_new();
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
+  sp->free_reqs = g_array_new(FALSE, FALSE, sizeof(int));
   sp->prefixes = !p->trace && p->arrival != ARRIVAL_TRACE && (p->turns > 1 || p->shared_prefix > 0);
   for (guint k = 0; sp->w.trace && k < sp->w.trace->len && !sp->prefixes; k++) { /* a trace's sessions, prefixes */
     const TraceRow *t = &g_array_index(sp->w.trace, TraceRow, k);
@@ -1185,6 +1196,7 @@ void sim_free(Sim *s)
   network_clear(&s->net);
   workload_clear(&s->w);
   g_array_unref(s->reqs);
+  g_array_unref(s->free_reqs);
   metrics_free(s->m);
   g_ptr_array_unref(s->stepping);
   g_ptr_array_unref(s->engs);
