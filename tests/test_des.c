@@ -870,6 +870,17 @@ START_TEST(prefix_cache_tiers_by_hand)
 }
 END_TEST
 
+/* 256 users of 10-turn sessions (1,024 new tokens, 256-token answers, behind one of 16 prefixes
+ * of 2,048), pausing 5 s between turns: more context than four H100s hold in HBM. */
+static SimConfig short_of_hbm(const Catalog *c)
+{
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 256, p.requests = 3000, p.think_time = 5;
+  p.input.mean = 1024, p.output.mean = 256;
+  p.turns = 10, p.shared_prefix = 2048, p.prefix_groups = 16;
+  return p;
+}
+
 /* Reload or recompute: Llama 3.3 70B on four H100s (80 GB: 256 users' sessions do not fit in HBM),
  * what leaves HBM sits in host memory. A token's KV is 80 layers x 8 KV heads x 128 x 2 (K and V)
  * bytes of FP8 = 160 KiB, 40 KiB on each GPU of TP4: over the catalog's 55.6 GB/s host link a
@@ -887,10 +898,7 @@ START_TEST(reload_or_recompute)
   double host_rate[2], hit[2];
   for (int slow = 0; slow < 2; slow++) {
     sys.host_bandwidth = slow ? 1e6 : 55.6e9;
-    SimConfig p = params(c, ARRIVAL_CLOSED);
-    p.users = 256, p.requests = 3000, p.think_time = 5;
-    p.input.mean = 1024, p.output.mean = 256;
-    p.turns = 10, p.shared_prefix = 2048, p.prefix_groups = 16;
+    SimConfig p = short_of_hbm(c);
     p.cache_host = 0.5;
     SimResult sr;
     g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
@@ -901,10 +909,7 @@ START_TEST(reload_or_recompute)
   ck_assert_double_eq(host_rate[1], 0);
   ck_assert_msg(hit[0] > hit[1] + 0.2, "hit rate %g reloading, %g recomputing", hit[0], hit[1]);
   sys.host_bandwidth = 55.6e9;
-  SimConfig p = params(c, ARRIVAL_CLOSED);
-  p.users = 256, p.requests = 3000, p.think_time = 5;
-  p.input.mean = 1024, p.output.mean = 256;
-  p.turns = 10, p.shared_prefix = 2048, p.prefix_groups = 16;
+  SimConfig p = short_of_hbm(c);
   p.cache_remote = 100e9;
   SimResult sr;
   g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);

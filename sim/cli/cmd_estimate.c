@@ -160,38 +160,31 @@ int cmd_estimate(int argc, char **argv)
     return cli_fail("estimate", err);
   gboolean disagg = mode && strcmp(mode, "disaggregated") == 0;
   const char *pool = disagg ? "serving.disaggregated.decode" : "serving.aggregated";
-  struct { const char *option, *key; char *value; } given[32];
-  int n = 0;
-#define GIVE(opt, k, v) (given[n++] = (typeof(given[0])){ opt, k, v })
-  g_autofree char *tp_s = tp ? g_strdup_printf("%d", tp) : NULL, *ep_s = ep ? g_strdup_printf("%d", ep) : NULL;
-  g_autofree char *pp_s = pp ? g_strdup_printf("%d", pp) : NULL, *w_s = workers ? g_strdup_printf("%d", workers) : NULL;
-  g_autofree char *mb_s = max_batch ? g_strdup_printf("%d", max_batch) : NULL;
+  /* the options as scenario keys: the engine's figures go to its pool (the decode pool's when
+   * disaggregated), counts as written */
+  const struct { const char *option, *key; int value; } counts[] = {
+    { "--tp", ".tp", tp }, { "--ep", ".ep", ep }, { "--pp", ".pp", pp }, { "--workers", ".workers", workers },
+    { "--max-batch", ".max_batch", max_batch },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(counts); i++) {
+    g_autofree char *key = g_strconcat(pool, counts[i].key, NULL), *text = g_strdup_printf("%d", counts[i].value);
+    if (counts[i].value && !set_key(sc, counts[i].option, key, text, &err))
+      return cli_fail("estimate", err);
+  }
+  g_autofree char *adp_key = g_strconcat(pool, ".attention_dp", NULL);
   g_autofree char *mtp_s = mtp > 0 ? g_strdup_printf("%d", mtp) : NULL;
   g_autofree char *seed_s = seed != G_MININT64 ? g_strdup_printf("%" G_GINT64_FORMAT, seed) : NULL;
-  g_autofree char *k_tp = g_strconcat(pool, ".tp", NULL), *k_ep = g_strconcat(pool, ".ep", NULL);
-  g_autofree char *k_pp = g_strconcat(pool, ".pp", NULL), *k_w = g_strconcat(pool, ".workers", NULL);
-  g_autofree char *k_mb = g_strconcat(pool, ".max_batch", NULL), *k_adp = g_strconcat(pool, ".attention_dp", NULL);
-  GIVE("--framework", "serving.framework", framework);
-  GIVE("--precision", "serving.precision", precision);
-  GIVE("--mode", "serving.mode", mode);
-  GIVE("--tp", k_tp, tp_s);
-  GIVE("--ep", k_ep, ep_s);
-  GIVE("--pp", k_pp, pp_s);
-  GIVE("--workers", k_w, w_s);
-  GIVE("--max-batch", k_mb, mb_s);
-  GIVE("--attention-dp", k_adp, adp ? (char *)"true" : NULL);
-  GIVE("--mtp", "serving.speculative.method", mtp > 0 ? (char *)"mtp" : mtp == 0 ? (char *)"none" : NULL);
-  GIVE("--mtp", "serving.speculative.draft_tokens", mtp_s);
-  GIVE("--isl", "workload.input.mean", isl);
-  GIVE("--osl", "workload.output.mean", osl);
-  GIVE("--users", "workload.arrival.users", users);
-  GIVE("--rate", "workload.arrival.kind", rate ? (char *)"poisson" : NULL);
-  GIVE("--rate", "workload.arrival.rate", rate);
-  GIVE("--engine", "serving.engine", engine);
-  GIVE("--seed", "seed", seed_s);
-#undef GIVE
-  for (int i = 0; i < n; i++)
-    if (given[i].value && !set_key(sc, given[i].option, given[i].key, given[i].value, &err))
+  const struct { const char *option, *key, *value; } texts[] = {
+    { "--framework", "serving.framework", framework }, { "--precision", "serving.precision", precision },
+    { "--mode", "serving.mode", mode }, { "--attention-dp", adp_key, adp ? "true" : NULL },
+    { "--mtp", "serving.speculative.method", mtp > 0 ? "mtp" : mtp == 0 ? "none" : NULL },
+    { "--mtp", "serving.speculative.draft_tokens", mtp_s }, { "--isl", "workload.input.mean", isl },
+    { "--osl", "workload.output.mean", osl }, { "--users", "workload.arrival.users", users },
+    { "--rate", "workload.arrival.kind", rate ? "poisson" : NULL }, { "--rate", "workload.arrival.rate", rate },
+    { "--engine", "serving.engine", engine }, { "--seed", "seed", seed_s },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(texts); i++)
+    if (texts[i].value && !set_key(sc, texts[i].option, texts[i].key, texts[i].value, &err))
       return cli_fail("estimate", err);
   for (char **s = sets; s && *s; s++) {
     const char *eq = strchr(*s, '=');
