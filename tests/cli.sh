@@ -509,7 +509,7 @@ expect_rc 2 "import of a config without layers" "$AIFSIM" catalog import "$out/b
 expect_err "bad.json:1:1: config has no 'num_hidden_layers'" "import names what is missing"
 
 # --- launch: the files of a point, against hand-checked expected files --------------------------------
-for t in agg-trtllm agg-vllm disagg-sglang disagg-trt; do
+for t in agg-trtllm agg-vllm agg-sglang disagg-sglang disagg-trt disagg-vllm; do
   expect_rc 0 "launch: run $t" "$AIFSIM" run "$SRC/tests/launch/$t.yaml" -o "$out/launch-$t" -q
   expect_rc 0 "launch $t" "$AIFSIM" launch "$out/launch-$t" --point 0 --model-path org/Model-Name -o "$out/launch-$t/files"
   d=$(echo "$out/launch-$t/files"/*-p0)

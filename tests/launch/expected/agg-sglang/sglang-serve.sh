@@ -1,0 +1,22 @@
+#!/bin/sh
+# One engine of the point, for SGLang 0.5. Written by aifsim launch for agg 1x tp8 ep8 dp fp8 sglang mtp2 c512.
+# MODEL: the checkpoint to serve, in the precision the point was simulated at.
+set -eu
+cd "$(dirname "$0")"
+MODEL=${MODEL:-'org/Model-Name'}
+PORT=${PORT:-8000}
+exec python3 -m sglang.launch_server --model-path "$MODEL" --host 0.0.0.0 --port "$PORT" \
+    --tp-size 8 \
+    --ep-size 8 \
+    --enable-dp-attention \
+    --dp-size 8 \
+    --max-running-requests 512 \
+    --chunked-prefill-size 16384 \
+    --context-length 2050 \
+    --kv-cache-dtype fp8_e4m3 \
+    --mem-fraction-static 0.96 \
+    --cuda-graph-max-bs 64 \
+    --speculative-algorithm EAGLE \
+    --speculative-num-steps 2 \
+    --speculative-eagle-topk 1 \
+    --speculative-num-draft-tokens 3

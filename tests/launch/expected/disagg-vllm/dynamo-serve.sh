@@ -1,0 +1,34 @@
+#!/bin/sh
+# The point on Dynamo: `sh dynamo-serve.sh frontend` once, then one worker per engine, for Dynamo 0.5, vLLM 0.10 workers. Written by aifsim launch for P 1x tp2 D 2x tp4 fp8 dynamo-vllm c64.
+# MODEL: the checkpoint to serve, in the precision the point was simulated at.
+set -eu
+cd "$(dirname "$0")"
+MODEL=${MODEL:-'org/Model-Name'}
+# Needs etcd and NATS (ETCD_ENDPOINTS, NATS_SERVER), as every Dynamo deployment does.
+# prefill: 1 engine of 2 GPUs
+# decode: 2 engines of 4 GPUs
+case "${1:-}" in
+frontend)
+  exec python3 -m dynamo.frontend --http-port "${PORT:-8000}" --router-mode kv ;;
+prefill)
+  exec python3 -m dynamo.vllm --model "$MODEL" \
+    --tensor-parallel-size 2 \
+    --max-num-seqs 8 \
+    --max-num-batched-tokens 4096 \
+    --enable-chunked-prefill \
+    --max-model-len 2560 \
+    --kv-cache-dtype fp8 \
+    --gpu-memory-utilization 0.90 \
+    --is-prefill-worker ;;
+decode)
+  exec python3 -m dynamo.vllm --model "$MODEL" \
+    --tensor-parallel-size 4 \
+    --max-num-seqs 96 \
+    --max-num-batched-tokens 8192 \
+    --enable-chunked-prefill \
+    --max-model-len 2560 \
+    --kv-cache-dtype fp8 \
+    --gpu-memory-utilization 0.90 ;;
+*)
+  echo "usage: $0 frontend|prefill|decode" >&2; exit 2 ;;
+esac
