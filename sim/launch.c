@@ -268,6 +268,13 @@ static const char *router_mode(const Launch *l)
   return l->p->serving.router == ROUTER_ROUND_ROBIN ? "round-robin" : "kv";
 }
 
+/* The KV router's overlap weight when the point was simulated with another than Dynamo's default 1. */
+static char *overlap_weight(const Launch *l)
+{
+  double w = l->p->serving.kv_overlap_weight;
+  return l->p->serving.router == ROUTER_KV_AWARE && w != 1 ? g_strdup_printf("%g", w) : NULL;
+}
+
 /* A Dynamo worker's command line after the module, as argv words (shell-quoted where inputs reach). */
 static void dynamo_worker_args(const Launch *l, const Pool *pool, GString *a, gboolean shell)
 {
@@ -301,8 +308,10 @@ static char *dynamo_script(const Launch *l)
                            pools[i]->nodes > 1 ? " (spanning nodes)" : "");
     engine_prefix(l, pools[i], s);
   }
+  g_autofree char *weight = overlap_weight(l);
   g_string_append_printf(s, "case \"${1:-}\" in\nfrontend)\n  exec python3 -m dynamo.frontend --http-port \"${PORT:-8000}\""
-                            " --router-mode %s ;;\n", router_mode(l));
+                            " --router-mode %s%s%s ;;\n", router_mode(l), weight ? " --kv-overlap-score-weight " : "",
+                         weight ? weight : "");
   for (int i = 0; i < 2 && pools[i]; i++) {
     g_string_append_printf(s, "%s)\n  exec %spython3 -m %s", pools[i]->role ? pools[i]->role : "worker",
                            launcher(l, pools[i]), dynamo_module[l->stack]);
@@ -413,8 +422,10 @@ static char *k8s_manifest(const Launch *l, GHashTable *engine_files)
   g_string_append(y, "\n      componentType: frontend\n      replicas: 1\n      extraPodSpec:\n        mainContainer:\n"
                      "          image: ");
   yaml_q(y, l->image);
+  g_autofree char *weight = overlap_weight(l);
   g_string_append_printf(y, "\n          command: [\"python3\", \"-m\", \"dynamo.frontend\"]\n"
-                            "          args: [\"--http-port\", \"8000\", \"--router-mode\", \"%s\"]\n", router_mode(l));
+                            "          args: [\"--http-port\", \"8000\", \"--router-mode\", \"%s\"%s%s%s]\n", router_mode(l),
+                         weight ? ", \"--kv-overlap-score-weight\", \"" : "", weight ? weight : "", weight ? "\"" : "");
   if (l->disagg) {
     k8s_service(l, &l->prefill, "PrefillWorker", y);
     k8s_service(l, &l->decode, "DecodeWorker", y);

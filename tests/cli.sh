@@ -520,6 +520,13 @@ for t in agg-trtllm agg-vllm agg-sglang disagg-sglang disagg-trt disagg-vllm; do
   grep -q "point 0" "$d/README.md" && ok || fail "launch $t: the README names the point"
   for sh in "$d"/*.sh; do sh -n "$sh" && [ -x "$sh" ] && ok || fail "launch $t: $(basename "$sh") is an executable sh script"; done
 done
+# a KV router weighted as simulated: the frontend is launched with that weight
+sed 's/^  router: kv_aware$/  router: kv_aware\n  kv_overlap_weight: 4/' "$SRC/tests/launch/disagg-sglang.yaml" >"$out/weighted.yaml"
+expect_rc 0 "run a weighted KV router" "$AIFSIM" run "$out/weighted.yaml" -o "$out/weighted" -q
+expect_rc 0 "launch a weighted KV router" "$AIFSIM" launch "$out/weighted" --point 0 -o "$out/weighted/files"
+grep -q -- '--router-mode kv --kv-overlap-score-weight 4' "$out/weighted/files/gb200-nvl72-p0/dynamo-serve.sh" &&
+  grep -q '"--router-mode", "kv", "--kv-overlap-score-weight", "4"' "$out/weighted/files/gb200-nvl72-p0/dynamo-k8s.yaml" &&
+  ok || fail "launch carries the KV router's overlap weight"
 # default: each system's pick; a hostile model path reaches the engine as one word and runs nothing
 expect_rc 0 "launch the picks" "$AIFSIM" launch "$out/launch-agg-vllm" --model-path "m'; touch $out/PWNED; echo '\$(touch $out/PWNED2)"
 mkdir -p "$out/fakebin" && printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done\n' >"$out/fakebin/vllm" && chmod +x "$out/fakebin/vllm"

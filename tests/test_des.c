@@ -775,7 +775,8 @@ START_TEST(sessions_hit_what_they_resend)
 END_TEST
 
 /* Four engines, ten-turn sessions over eight shared prefixes: the KV-aware router sends a turn where
- * its session is cached more often than round robin (seeded: the same draws for both). */
+ * its session is cached more often than round robin (seeded: the same draws for both), and more
+ * often still when the prompt left to compute weighs more against the load (kv_overlap_weight 8). */
 START_TEST(kv_aware_routing_finds_more)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -783,20 +784,22 @@ START_TEST(kv_aware_routing_finds_more)
   profile_defaults(&prof);
   Engine e = llama_h200(c, &prof);
   e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
-  double rate[2];
-  for (int k = 0; k < 2; k++) {
+  double rate[3];
+  for (int k = 0; k < 3; k++) {
     SimConfig p = params(c, ARRIVAL_CLOSED);
     p.users = 64, p.requests = 4000, p.seed = 7;
     p.input.mean = 512, p.output.mean = 128;
     p.turns = 10, p.shared_prefix = 1024, p.prefix_groups = 8;
     p.agg.workers = 4;
     p.router = k ? ROUTER_KV_AWARE : ROUTER_ROUND_ROBIN;
+    p.kv_overlap_weight = k == 2 ? 8 : 1;
     SimResult sr;
     g_autofree char *why = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &sr);
     ck_assert_msg(!why, "%s", why);
     rate[k] = sr.cache_hit_rate;
   }
   ck_assert_msg(rate[1] > rate[0] + 0.05, "KV-aware %.3f, round robin %.3f", rate[1], rate[0]);
+  ck_assert_msg(rate[2] > rate[1] + 0.05, "KV-aware weighted 8: %.3f, 1: %.3f", rate[2], rate[1]);
   profile_clear(&prof);
 }
 END_TEST

@@ -79,6 +79,7 @@ typedef struct {
   EngineKind engine;
   EngineSpec agg, prefill, decode;
   RouterKind router;
+  double kv_overlap_weight; /* kv_aware: weight of the prompt left to compute against the load */
   gboolean planner;     /* move engines between the prefill and decode pools as the load shifts */
   double plan_interval, plan_reconfigure, plan_threshold;
   double green_prefill_sms; /* Green Contexts: SM share of the prefill stream (0: one stream) */

@@ -102,6 +102,7 @@ static const KtKey keys[] = {
   ENUM("serving.engine", serving.engine, engine_names, "auto", "des (the event simulation), steady (the steady-state model: a fast screen), simgrid (the event simulation with SimGrid moving the KV caches: the reference network); auto: des"),
   { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(serving.parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL, 0, 0 },
   ENUM("serving.router", serving.router, router_names, "least_loaded", "how a request picks an engine (aggregated, or a prefill engine): round_robin, least_loaded, or kv_aware (the most of its prompt cached, less the load, as Dynamo's KV router scores)"),
+  NUM("serving.kv_overlap_weight", serving.kv_overlap_weight, DIM_NONE, "1", "kv_aware routing: weight of the prompt tokens left to compute against the engine's load (Dynamo's kv-overlap-score-weight; higher: more reuse, less balance)", KT_NONNEG),
   ENGINE("serving.aggregated", serving.agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),
   ENGINE("serving.disaggregated.prefill", serving.prefill, "the prefill pool", "1"),

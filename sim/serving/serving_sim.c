@@ -602,10 +602,10 @@ static Eng *route(Sim *s, const Req *r)
       return g;
     }
     /* KV-aware, as Dynamo's KV router scores workers: the prompt tokens left to compute there (what
-     * it holds cached of this prompt is not) plus its load, the KV its running requests hold; so
-     * without shared prefixes, the most free KV */
+     * it holds cached of this prompt is not), weighted, plus its load, the KV its running requests
+     * hold; so without shared prefixes, the most free KV */
     gboolean group_hit;
-    double cost = (r->isl - cached_on(g, r, &group_hit)) - (g->kv_cap - g->kv_used - g->routed);
+    double cost = s->p->kv_overlap_weight * (r->isl - cached_on(g, r, &group_hit)) - (g->kv_cap - g->kv_used - g->routed);
     if (!best || cost < best_cost)
       best = g, best_cost = cost;
   }

@@ -21,7 +21,7 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .requests = p->workload.requests, .duration = p->workload.duration, .warmup = p->workload.warmup, .window = p->workload.window,
     .shift_at = p->workload.shift_at, .shift_input = p->workload.shift_input, .shift_output = p->workload.shift_output,
     .agg = per_engine(p->serving.agg), .prefill = per_engine(p->serving.prefill), .decode = per_engine(p->serving.decode),
-    .router = p->serving.router, .planner = p->serving.planner,
+    .router = p->serving.router, .kv_overlap_weight = p->serving.kv_overlap_weight, .planner = p->serving.planner,
     .plan_interval = p->serving.plan_interval, .plan_reconfigure = p->serving.plan_reconfigure,
     .plan_threshold = p->serving.plan_threshold, .green_prefill_sms = p->serving.green_prefill_sms,
     .oversubscription = p->factory.oversubscription, .min_tok_s_per_user = p->plan.min_tok_s_per_user,

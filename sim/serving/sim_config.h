@@ -34,6 +34,7 @@ typedef struct {
   /* the pools and their schedulers: workers, max_batch (per engine), chunked_prefill per pool */
   EngineSpec agg, prefill, decode;
   RouterKind router;
+  double kv_overlap_weight;   /* kv_aware: weight of the prompt left to compute against the load */
   gboolean planner;
   double plan_interval, plan_reconfigure, plan_threshold;
   double green_prefill_sms;   /* SM share of the prefill stream (0: one stream) */
