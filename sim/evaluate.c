@@ -164,9 +164,11 @@ static void describe(const Point *pt, ResultRow *row)
   row->precision = g_strdup(precision_names[p->serving.precision]);
   row->arrival = g_strdup(arrival_names[w->trace ? ARRIVAL_TRACE : w->arrival]);
   row->users = w->arrival == ARRIVAL_CLOSED && !w->trace ? w->users : NAN;
-  row->rate_req_s = (w->arrival == ARRIVAL_POISSON || w->arrival == ARRIVAL_GAMMA) && !w->trace ? w->rate : NAN;
   SimConfig sim;
   sim_config_from_scenario(p, &sim);
+  /* open loop: the rate offered on average (a curve's mean share of its base rate) */
+  row->rate_req_s = (w->arrival == ARRIVAL_POISSON || w->arrival == ARRIVAL_GAMMA) && !w->trace
+                      ? w->rate * workload_curve_share(&sim) : NAN;
   row->isl = workload_mean_prompt(&sim), row->osl = w->output.mean;
   row->workers = e->workers, row->tp = e->tp, row->pp = e->pp, row->ep = e->ep, row->attention_dp = e->attention_dp;
   row->max_batch = e->max_batch;

@@ -3,6 +3,7 @@
 #include "power.h"
 #include "serving_sim.h"
 #include "simgrid_backend.h"
+#include "workload.h"
 
 #include <math.h>
 #include <string.h>
@@ -156,7 +157,7 @@ void predict_judge_load(const Deployment *d, const Ceilings *c, Outcome *out)
   if (!d->sim)
     return;
   gboolean rated = d->sim->arrival == ARRIVAL_POISSON || d->sim->arrival == ARRIVAL_GAMMA;
-  out->offered_req_s = rated && !d->sim->trace ? d->sim->rate : NAN;
+  out->offered_req_s = rated && !d->sim->trace ? d->sim->rate * workload_curve_share(d->sim) : NAN;
   double served = out->out_tok_s_per_gpu * out->gpus / d->load.osl;
   if (out->backlog_grew) {
     out->kind = OUTCOME_UNSTABLE;

@@ -1006,6 +1006,34 @@ START_TEST(metrics_fold_into_histograms)
 }
 END_TEST
 
+/* Demand over time: a base rate of 10 req/s with the curve "1 3 0" over 100 s periods gives 1,000,
+ * 3,000 and no arrivals in the three periods of a cycle (a Poisson process of that rate: counts
+ * within 4 standard deviations, 4 sqrt(3000) = 219), and the offered mean is 10 x 4/3 req/s. */
+START_TEST(demand_curve)
+{
+  SimConfig p;
+  sim_config_defaults(&p);
+  p.arrival = ARRIVAL_POISSON, p.rate = 10, p.curve = "1 3 0", p.curve_period = 100;
+  Workload w;
+  g_autoptr(GError) err = NULL;
+  ck_assert(workload_init(&w, &p, &err));
+  int count[3] = { 0 };
+  for (double t = 0; t < 300;) {
+    w.now = t;
+    t += workload_gap(&w);
+    if (t < 300)
+      count[(int)(t / 100)]++;
+  }
+  ck_assert_msg(abs(count[0] - 1000) < 130 && abs(count[1] - 3000) < 220 && count[2] == 0, "%d %d %d", count[0],
+                count[1], count[2]);
+  ck_assert_close(workload_curve_share(&p), 4.0 / 3, 1e-12);
+  workload_clear(&w);
+  p.curve = "1 -2";
+  ck_assert(!workload_init(&w, &p, &err));
+  ck_assert_msg(strstr(err->message, "got '-2'"), "%s", err->message);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("des");
@@ -1040,6 +1068,7 @@ int main(void)
   tcase_add_test(tc, trace_sessions);
   tcase_add_test(tc, many_engines);
   tcase_add_test(tc, metrics_fold_into_histograms);
+  tcase_add_test(tc, demand_curve);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

@@ -51,6 +51,8 @@ typedef struct {
   ArrivalKind arrival;
   int users;            /* closed loop: concurrent users */
   double rate;          /* open loop: requests/s */
+  char *curve;          /* open loop: the rate's multipliers, one per period, repeating (text), or NULL */
+  double curve_period;  /* s each multiplier holds */
   double burst_cv;      /* gamma: coefficient of variation of inter-arrival times */
   StartKind start;      /* closed-loop users start spread out, or all at t = 0 */
   double think_time;    /* s, closed loop */

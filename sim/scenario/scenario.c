@@ -75,6 +75,8 @@ static const KtKey keys[] = {
   ENUM("workload.arrival.kind", workload.arrival, arrival_names, "closed", "closed (N users), poisson, gamma (bursty) or trace"),
   INT_LIM("workload.arrival.users", workload.users, "64", "closed loop: concurrent users", KT_POSITIVE, LIMIT_USERS),
   NUM("workload.arrival.rate", workload.rate, DIM_RATE, "1 req/s", "open loop: mean request rate", KT_POSITIVE),
+  STR("workload.arrival.curve", workload.curve, NULL, "open loop: demand over time, the rate's multiplier in each period in turn, repeating (e.g. 24 hourly figures of a day: '0.3 0.2 0.2 0.3 0.5 0.8 1 1.2 ...'); arrivals follow it exactly (a Poisson process of that varying rate)", KT_NOSWEEP),
+  NUM("workload.arrival.period", workload.curve_period, DIM_TIME, "1 h", "how long each figure of workload.arrival.curve holds", KT_POSITIVE),
   NUM("workload.arrival.burst_cv", workload.burst_cv, DIM_NONE, "2", "gamma: coefficient of variation of gaps (1 = Poisson)", KT_POSITIVE),
   ENUM("workload.arrival.start", workload.start, start_names, "spread", "closed loop: users start spread over one request, or together at 0 (a benchmark client)"),
   NUM("workload.arrival.think_time", workload.think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
@@ -247,6 +249,42 @@ static gboolean check_trace(const LoadCtx *ctx, YamlDoc *d, yaml_node_t *node, G
   return rows != NULL;
 }
 
+GArray *scenario_curve_parse(const char *text, char **why)
+{
+  g_autoptr(GArray) curve = g_array_new(FALSE, FALSE, sizeof(double));
+  g_auto(GStrv) words = g_strsplit_set(text ? text : "", " ,\t\n", -1);
+  double sum = 0;
+  for (char **w = words; *w; w++) {
+    if (!**w)
+      continue;
+    char *end = NULL;
+    double v = g_ascii_strtod(*w, &end);
+    if (*end || !isfinite(v) || v < 0 || v > 1e6) {
+      *why = g_strdup_printf("expected multipliers >= 0 (and at most 1e6) separated by spaces, got '%s'", *w);
+      return NULL;
+    }
+    if (curve->len >= 100000) {
+      *why = g_strdup("more than 100,000 periods");
+      return NULL;
+    }
+    g_array_append_val(curve, v);
+    sum += v;
+  }
+  if (curve->len == 0 || sum <= 0) {
+    *why = g_strdup("expected at least one multiplier above 0");
+    return NULL;
+  }
+  return g_steal_pointer(&curve);
+}
+
+double scenario_curve_mean(const GArray *curve)
+{
+  double sum = 0;
+  for (guint i = 0; i < curve->len; i++)
+    sum += g_array_index(curve, double, i);
+  return sum / curve->len;
+}
+
 static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *key, YamlDoc *d,
                             yaml_node_t *node, GError **error)
 {
@@ -272,6 +310,14 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
     return FALSE;
   if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.trace))
     return check_trace(ctx, d, node, error);
+  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.curve)) {
+    g_autofree char *why = NULL;
+    g_autoptr(GArray) curve = scenario_curve_parse(yaml_doc_scalar(node), &why);
+    if (!curve) {
+      yaml_doc_error(d, node, error, "workload.arrival.curve: %s", why);
+      return FALSE;
+    }
+  }
   return TRUE;
 }
 

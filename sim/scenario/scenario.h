@@ -52,6 +52,10 @@ Scenario *scenario_load(const char *path, const Catalog *catalog, GError **error
 /* The scenario in TEXT, named NAME in messages (a scenario made in memory: `aifsim estimate`). */
 Scenario *scenario_load_text(const char *name, const char *text, const Catalog *catalog, GError **error);
 void scenario_free(Scenario *s);
+/* workload.arrival.curve's TEXT as its multipliers (double), or NULL with *WHY (newly allocated);
+ * and their mean, the share of the base rate offered over a whole cycle. */
+GArray *scenario_curve_parse(const char *text, char **why);
+double scenario_curve_mean(const GArray *curve);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
 /* Sets scenario key PATH to VALUE for every point (as if the file said so), e.g. the --seed option. */

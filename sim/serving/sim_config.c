@@ -17,7 +17,8 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
 {
   *out = (SimConfig){
     .seed = p->seed, .input = p->workload.input, .output = p->workload.output, .trace = p->workload.trace, .arrival = p->workload.arrival,
-    .users = p->workload.users, .rate = p->workload.rate, .burst_cv = p->workload.burst_cv, .start = p->workload.start, .think_time = p->workload.think_time,
+    .users = p->workload.users, .rate = p->workload.rate, .curve = p->workload.curve,
+    .curve_period = p->workload.curve_period, .burst_cv = p->workload.burst_cv, .start = p->workload.start, .think_time = p->workload.think_time,
     .requests = p->workload.requests, .duration = p->workload.duration, .warmup = p->workload.warmup, .window = p->workload.window,
     .shift_at = p->workload.shift_at, .shift_input = p->workload.shift_input, .shift_output = p->workload.shift_output,
     .agg = per_engine(p->serving.agg), .prefill = per_engine(p->serving.prefill), .decode = per_engine(p->serving.decode),
@@ -38,6 +39,6 @@ void sim_config_defaults(SimConfig *out)
   memset(&p, 0, sizeof p);
   kt_defaults(&scenario_table, &p); /* the scenario table is where every default is declared */
   sim_config_from_scenario(&p, out);
-  out->trace = NULL; /* no default trace; P's strings go with it */
+  out->trace = NULL, out->curve = NULL; /* no default trace or curve; P's strings go with it */
   kt_clear(&scenario_table, &p);
 }

@@ -18,6 +18,8 @@ typedef struct {
   ArrivalKind arrival;
   int users;                  /* closed loop */
   double rate, burst_cv;      /* open loop: requests/s; gamma's coefficient of variation */
+  const char *curve;          /* open loop: the rate's multiplier per period, repeating (borrowed), or NULL */
+  double curve_period;        /* s */
   StartKind start;
   double think_time;          /* s */
   int requests;

@@ -1,6 +1,7 @@
 /* workload.c — request lengths and arrivals (see workload.h). */
 #include "workload.h"
 #include "aif_error.h"
+#include "scenario.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,6 +13,13 @@ gboolean workload_init(Workload *w, const SimConfig *p, GError **error)
     workload_clear(w);
     return FALSE;
   }
+  g_autofree char *why = NULL;
+  if (p->curve && (p->arrival == ARRIVAL_POISSON || p->arrival == ARRIVAL_GAMMA) &&
+      !(w->curve = scenario_curve_parse(p->curve, &why))) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "workload.arrival.curve: %s", why);
+    workload_clear(w);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -19,6 +27,7 @@ void workload_clear(Workload *w)
 {
   g_clear_pointer(&w->rand, g_rand_free);
   g_clear_pointer(&w->trace, g_array_unref);
+  g_clear_pointer(&w->curve, g_array_unref);
 }
 
 double workload_normal(Workload *w)
@@ -69,9 +78,38 @@ static int draw_shifted(Workload *w, const LengthSpec *l, double shifted)
 int workload_input(Workload *w) { return draw_shifted(w, &w->p->input, w->p->shift_input); }
 int workload_output(Workload *w) { return draw_shifted(w, &w->p->output, w->p->shift_output); }
 
+/* The gap to the next arrival of a Poisson process whose rate is RATE x the curve's figure of each
+ * period in turn, from NOW: an exponential draw of unit mean spent period by period at each one's
+ * rate (time rescaling: exact for a piecewise-constant rate). */
+static double curve_gap(Workload *w, double rate, double now)
+{
+  double e = -log(1.0 - g_rand_double(w->rand)), t = now, period = w->p->curve_period;
+  guint n = w->curve->len;
+  for (int guard = 0; guard < 1 << 24; guard++) {
+    double k = floor(t / period), end = (k + 1) * period;
+    double r = rate * g_array_index(w->curve, double, (guint)fmod(k, n));
+    if (r > 0 && e <= r * (end - t))
+      return t + e / r - now;
+    if (r > 0)
+      e -= r * (end - t);
+    t = end;
+  }
+  return INFINITY;
+}
+
 double workload_gap(Workload *w)
 {
   double rate = w->p->rate;
+  if (w->curve) {
+    if (w->p->arrival == ARRIVAL_GAMMA) { /* bursts at the rate of the moment */
+      double m = g_array_index(w->curve, double, (guint)fmod(floor(w->now / w->p->curve_period), w->curve->len));
+      if (m > 0) {
+        double k = 1 / (w->p->burst_cv * w->p->burst_cv);
+        return workload_gamma(w, k, 1 / (rate * m * k));
+      }
+    }
+    return curve_gap(w, rate, w->now);
+  }
   if (w->p->arrival == ARRIVAL_GAMMA) { /* CV c: shape 1/c^2, mean gap 1/rate */
     double k = 1 / (w->p->burst_cv * w->p->burst_cv);
     return workload_gamma(w, k, 1 / (rate * k));
@@ -113,4 +151,11 @@ double workload_reuse(const SimConfig *p, gboolean prompt_only)
   double n = session_turns(p), u = p->input.mean, o = p->output.mean, s = p->shared_prefix;
   double cached = s + (n - 1) / 2 * (u + o) - (n - 1) / n * (prompt_only ? o : 0);
   return cached / workload_mean_prompt(p);
+}
+
+double workload_curve_share(const SimConfig *p)
+{
+  g_autofree char *why = NULL;
+  g_autoptr(GArray) curve = p->curve ? scenario_curve_parse(p->curve, &why) : NULL;
+  return curve ? scenario_curve_mean(curve) : 1;
 }

@@ -12,6 +12,7 @@ typedef struct {
   const SimConfig *p;
   GRand *rand;
   GArray *trace; /* TraceRow, when arrival is trace */
+  GArray *curve; /* double: the rate's multiplier per period (workload.arrival.curve), or NULL */
   guint trace_next;
   double now;    /* the simulation's clock, for workload.shift */
 } Workload;
@@ -29,6 +30,9 @@ double workload_mean_prompt(const SimConfig *p);
  * workload's reuse; PROMPT_ONLY: the engine kept prompts, not answers, as a prefill engine does),
  * whole blocks aside; 0 with caching off. */
 double workload_reuse(const SimConfig *p, gboolean prompt_only);
+/* The mean of workload.arrival.curve's multipliers (1 without a curve): the base rate's share offered
+ * over a cycle. */
+double workload_curve_share(const SimConfig *p);
 /* Gap to the next open-loop arrival (s). */
 double workload_gap(Workload *w);
 /* The next trace row, or NULL at its end. */
