@@ -186,6 +186,11 @@ static void describe(const Point *pt, ResultRow *row)
 
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
 {
+  evaluate_point_series(pt, prof, row, 0, NULL);
+}
+
+void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row, double interval, GArray *series)
+{
   row->system = g_strdup(pt->system.id);
   row->model = g_strdup(pt->model.id);
   row->family = point_family_label(pt);
@@ -201,6 +206,7 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
   Deployment d;
   Outcome o;
   point_deployment(pt, prof, &sim, &d);
+  sim.series_interval = interval, sim.series = series;
   row->config = deployment_label(&d);
   Ceilings c;
   predict_ceilings(&d, &c);

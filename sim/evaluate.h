@@ -15,6 +15,9 @@
 /* Fills ROW (already initialised) for PT. Never fails: a point that cannot run is a row with
  * status infeasible or unsupported and the reason. */
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
+/* The same, and when the point is event-simulated its time series, a SeriesRow (serving_sim.h) per
+ * INTERVAL s appended to SERIES. */
+void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row, double interval, GArray *series);
 
 /* The engine a scenario's engine spec describes on the point's system and model. */
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);

@@ -495,6 +495,19 @@ expect_rc 2 "estimate with a bad value" "$AIFSIM" estimate --system h200-sxm-hgx
 expect_rc 0 "estimate --set a SLO" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --tp 4 --set "plan.max_ttft=1 ms"
 grep -q '^  status  *slo-violated' "$out/stdout" && ok || fail "estimate --set plan.max_ttft holds the point to it"
 
+# --- demand over time and the run's time series ------------------------------------------------------
+expect_rc 0 "estimate a demand curve with its series" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.1-8b \
+  --rate '5 req/s' --set 'workload.arrival.curve=1 3' --set 'workload.arrival.period=1 min' --set 'workload.duration=2 min' \
+  --set workload.requests=100000 --set workload.window=all --series "$out/series.csv" --interval '1 min'
+python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = len(rows) == 2 and 3 < float(rows[0]["offered_req_s"]) < 7 and 12 < float(rows[1]["offered_req_s"]) < 18
+sys.exit(0 if ok else 1)' "$out/series.csv" && ok || { fail "the series follows the curve: 5 then 15 req/s"; cat "$out/series.csv"; }
+grep -q '^t_s,offered_req_s,served_req_s,out_tok_s,in_flight,ttft_p50_ms,ttft_p90_ms,gpu_activity,gpu_power_w$' "$out/series.csv" &&
+  ok || fail "the series' header"
+expect_rc 2 "a bad interval" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.1-8b --series "$out/s2.csv" --interval 0
+[ ! -e "$out/s2.csv" ] && ok || fail "a bad interval writes no series"
+
 # --- catalog import: a model entry from a config.json ------------------------------------------------
 mkdir -p "$out/cat/llm"
 expect_rc 0 "catalog import" "$AIFSIM" catalog import "$SRC/tests/hf-config/deepseek-r1.json" --id my-r1 --name "My R1" -o "$out/cat/llm/my-r1.yaml"

@@ -6,7 +6,10 @@
 #include "aif_error.h"
 #include "evaluate.h"
 #include "keytable.h"
+#include "output_dir.h"
+#include "power.h"
 #include "results.h"
+#include "serving_sim.h"
 #include "summary.h"
 
 #include <math.h>
@@ -81,10 +84,30 @@ static void print_table(const ResultRow *r)
   }
 }
 
+/* The run over time as CSV, through a temporary file and a rename. */
+static gboolean write_series(const char *path, GArray *series, const SystemSpec *sys, GError **error)
+{
+  g_autoptr(GString) csv = g_string_new("t_s,offered_req_s,served_req_s,out_tok_s,in_flight,ttft_p50_ms,ttft_p90_ms,"
+                                        "gpu_activity,gpu_power_w\n");
+  for (guint i = 0; i < series->len; i++) {
+    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    g_string_append_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.0f,", r->t, r->offered, r->served, r->out_tok_s, r->in_flight);
+    if (isfinite(r->ttft_p50))
+      g_string_append_printf(csv, "%.6g,%.6g", r->ttft_p50 * 1e3, r->ttft_p90 * 1e3);
+    else
+      g_string_append_c(csv, ',');
+    g_string_append_printf(csv, ",%.6g,%.6g\n", r->gpu_activity, power_gpu(sys, r->gpu_activity, 1));
+  }
+  if (series->len == 0)
+    g_string_append(csv, "# no time series: the point was not event-simulated (queue-bound, infeasible, or --engine steady)\n");
+  return atomic_file_write(path, csv->str, csv->len, error);
+}
+
 int cmd_estimate(int argc, char **argv)
 {
   g_autofree char *system = NULL, *model = NULL, *framework = NULL, *precision = NULL, *mode = NULL, *users = NULL,
-                  *rate = NULL, *isl = NULL, *osl = NULL, *format = NULL, *profile_path = NULL, *engine = NULL;
+                  *rate = NULL, *isl = NULL, *osl = NULL, *format = NULL, *profile_path = NULL, *engine = NULL,
+                  *series_path = NULL, *interval_text = NULL;
   g_auto(GStrv) sets = NULL, dirs = NULL;
   gint tp = 0, ep = 0, pp = 0, workers = 0, max_batch = 0, mtp = -1;
   gboolean adp = FALSE;
@@ -112,6 +135,8 @@ int cmd_estimate(int argc, char **argv)
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json (one results row)", "FORMAT" },
+    { "series", 0, 0, G_OPTION_ARG_FILENAME, &series_path, "write the run over time to FILE (CSV: per interval, offered and served requests/s, output tok/s, requests in flight, TTFT p50 and p90, GPU activity and power; event simulation)", "FILE" },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &interval_text, "the series' interval (default 60 s)", "TIME" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
@@ -203,9 +228,25 @@ int cmd_estimate(int argc, char **argv)
     point_clear(&pt);
     return cli_fail("estimate", err);
   }
+  double interval = 60;
+  const char *why = NULL;
+  if (interval_text && (!units_parse(interval_text, DIM_TIME, &interval, &why) || !(interval > 0))) {
+    fprintf(stderr, "aifsim estimate: --interval: expected a time above 0, e.g. '10 min'%s%s\n", why ? ": " : "",
+            why ? why : "");
+    point_clear(&pt);
+    profile_clear(&prof);
+    return 2;
+  }
+  g_autoptr(GArray) series = series_path ? g_array_new(FALSE, FALSE, sizeof(SeriesRow)) : NULL;
   ResultRow row;
   result_row_init(&row, 0);
-  evaluate_point(&pt, &prof, &row);
+  evaluate_point_series(&pt, &prof, &row, interval, series);
+  if (series_path && !write_series(series_path, series, &pt.system, &err)) {
+    result_row_clear(&row);
+    point_clear(&pt);
+    profile_clear(&prof);
+    return cli_fail("estimate", err);
+  }
   if (fmt == SUMMARY_JSON) {
     g_autofree char *json = results_json_line(&row);
     fputs(json, stdout);

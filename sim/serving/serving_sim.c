@@ -7,6 +7,7 @@
 #include "network.h"
 #include "prefix_cache.h"
 #include "scheduler.h"
+#include "stats.h"
 #include "step_time.h"
 #include "workload.h"
 
@@ -134,6 +135,9 @@ struct Sim {
   guint64 stamp;          /* the caches' LRU clock: one tick per admission or finish */
   double prompt_tokens, hit_tokens;
   double reload_tokens[CACHE_TIERS]; /* of the hit tokens, those reloaded from each offload tier */
+  /* the time series (SimConfig.series): the interval under way and what it has seen */
+  double series_end, series_arrivals, series_done, series_tokens, series_act;
+  GArray *series_ttft;    /* double: TTFTs of the requests done in the interval */
 };
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
@@ -475,6 +479,8 @@ static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *
 static void account_step(Sim *s, Eng *g, const StepTime *t, int steps, int n_dec, double sm_share)
 {
   s->steps += (guint64)steps;
+  if (s->series_ttft) /* the interval it starts in takes the step */
+    s->series_act += steps * t->total * t->activity * sm_share * g->e->gpus;
   if (!metrics_window_open(s->m, s->now))
     return;
   g->busy_activity += steps * t->total * t->activity * sm_share;
@@ -628,6 +634,7 @@ static Req *new_request(Sim *s, int user, int isl, int osl)
   }
   s->created++;
   metrics_arrived(s->m, s->now);
+  s->series_arrivals++;
   /* the stack's front end (HTTP, tokenizer) delays the request before an engine sees it */
   push_external(s, s->now + s->front_end, EV_ENTER, i);
   return req(s, i);
@@ -670,6 +677,11 @@ static void complete(Sim *s, int i)
                         GSIZE_TO_POINTER((gsize)(r->isl - r->shared + r->osl)));
   }
   metrics_completed(s->m, s->now, r->arrival, r->first, r->osl);
+  if (s->series_ttft) {
+    double ttft = r->first - r->arrival;
+    s->series_done++, s->series_tokens += r->osl;
+    g_array_append_val(s->series_ttft, ttft);
+  }
   if (s->completed >= s->target)
     s->stop = TRUE;
   else if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED &&
@@ -1003,6 +1015,10 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   sp->stepping = g_ptr_array_new();
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
   sp->free_reqs = g_array_new(FALSE, FALSE, sizeof(int));
+  if (p->series && p->series_interval > 0) {
+    sp->series_ttft = g_array_new(FALSE, FALSE, sizeof(double));
+    sp->series_end = p->series_interval;
+  }
   sp->prefixes = !p->trace && p->arrival != ARRIVAL_TRACE && (p->turns > 1 || p->shared_prefix > 0);
   for (guint k = 0; sp->w.trace && k < sp->w.trace->len && !sp->prefixes; k++) { /* a trace's sessions, prefixes */
     const TraceRow *t = &g_array_index(sp->w.trace, TraceRow, k);
@@ -1104,6 +1120,37 @@ gboolean sim_next_time(Sim *s, double *t)
   return in_run(s, *t);
 }
 
+/* The time series' interval ending at END: a row from what it saw, then a fresh one. */
+static void series_row(Sim *s, double end, double length)
+{
+  double gpus = 0;
+  for (guint k = 0; k < s->engs->len; k++)
+    gpus += ((const Eng *)s->engs->pdata[k])->e->gpus;
+  SeriesRow row = { .t = end, .offered = s->series_arrivals / length, .served = s->series_done / length,
+                    .out_tok_s = s->series_tokens / length, .in_flight = (double)s->created - s->completed,
+                    .gpu_activity = MIN(s->series_act / (length * gpus), 1) };
+  double q[2];
+  static const double at[2] = { 0.5, 0.9 };
+  if (s->series_ttft->len) {
+    stats_quantiles(s->series_ttft, at, 2, q);
+    row.ttft_p50 = q[0], row.ttft_p90 = q[1];
+  } else {
+    row.ttft_p50 = row.ttft_p90 = NAN;
+  }
+  g_array_append_val(s->p->series, row);
+  s->series_arrivals = s->series_done = s->series_tokens = s->series_act = 0;
+  g_array_set_size(s->series_ttft, 0);
+}
+
+/* Rows for every interval that ended before T (the next event's time). */
+static void series_until(Sim *s, double t)
+{
+  while (s->series_ttft && t >= s->series_end) {
+    series_row(s, s->series_end, s->p->series_interval);
+    s->series_end += s->p->series_interval;
+  }
+}
+
 gboolean sim_step(Sim *s)
 {
   double t;
@@ -1117,6 +1164,7 @@ gboolean sim_step(Sim *s)
     s->past_horizon = s->stop = TRUE;
     return FALSE;
   }
+  series_until(s, t);
   s->now = t;
   if (g) {
     step_done(s, g, FALSE);
@@ -1184,6 +1232,8 @@ char *sim_finish(Sim *s, SimResult *out)
                            "a serving deployment (check the profile's and the catalog's figures)", SIM_HORIZON,
                            SIM_HORIZON / 31557600.0);
   measure(s, out);
+  if (s->series_ttft && s->now > s->series_end - s->p->series_interval) /* the last, part interval */
+    series_row(s, s->now, s->now - (s->series_end - s->p->series_interval));
   out->outcome = out->measured ? OUTCOME_OK : OUTCOME_UNSUPPORTED;
   return out->measured ? NULL : g_strdup("no request completed inside the measurement window (more requests?)");
 }
@@ -1197,6 +1247,8 @@ void sim_free(Sim *s)
   workload_clear(&s->w);
   g_array_unref(s->reqs);
   g_array_unref(s->free_reqs);
+  if (s->series_ttft)
+    g_array_unref(s->series_ttft);
   metrics_free(s->m);
   g_ptr_array_unref(s->stepping);
   g_ptr_array_unref(s->engs);

@@ -45,6 +45,17 @@ typedef struct {
                            * the host, storage and remote tiers (NAN: no such tier) */
 } SimResult;
 
+/* One interval of a run's time series (SimConfig.series): what arrived and was served, the load in
+ * flight and the latency of the requests done in it, the GPUs' activity. */
+typedef struct {
+  double t;                  /* s: the interval's end */
+  double offered, served;    /* requests/s arriving, completing */
+  double out_tok_s;          /* output tokens/s of the requests completing (their whole answers) */
+  double in_flight;          /* requests in the system at its end */
+  double ttft_p50, ttft_p90; /* s, of the requests done in it (NAN: none) */
+  double gpu_activity;       /* mean over the deployment's GPUs (0 idle .. 1 TDP) */
+} SeriesRow;
+
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not
  * NULL). Returns NULL, or why it could not run (newly allocated: memory, a bad trace). */
 char *serving_simulate(const SimConfig *p, const Engine *e, int engines, const Engine *d, int dec,

@@ -43,6 +43,10 @@ typedef struct {
   double oversubscription;    /* of the scale-out fabric cross-domain KV transfers cross */
   /* the SLO the goodput counts */
   double min_tok_s_per_user, max_ttft;
+  /* a time series of the run (SeriesRow, serving_sim.h), a row per SERIES_INTERVAL s, appended to
+   * SERIES when it is not NULL (borrowed: `aifsim estimate --series`) */
+  double series_interval;
+  GArray *series;
 } SimConfig;
 
 /* The simulation's configuration of a scenario point P (TRACE borrowed from P). */
