@@ -1,5 +1,6 @@
 /* chart.c — the AI-factory chart with cairo, and its gnuplot twin (see chart.h). */
 #include "chart.h"
+#include "draw.h"
 #include "aif_error.h"
 #include "output_dir.h"
 #include "results.h"
@@ -147,45 +148,12 @@ static void map_axis(Axis *ax, double from, double to)
 }
 
 /* "12k", "3.4M": tick labels a reader takes in at a glance. */
-static char *short_number(double v)
-{
-  static const struct { double f; const char *s; } u[] = { { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
-  for (gsize i = 0; i < G_N_ELEMENTS(u); i++)
-    if (fabs(v) >= u[i].f)
-      return g_strdup_printf("%g%s", v / u[i].f, u[i].s);
-  return g_strdup_printf("%g", v);
-}
-
 static double round_sig(double v, int digits)
 {
   if (v == 0)
     return 0;
   double m = pow(10, digits - 1 - floor(log10(fabs(v))));
   return round(v * m) / m;
-}
-
-/* Tick values: 1-2-5 per decade on a log axis, a 1-2-5 step on a linear one. */
-static GArray *ticks(const Axis *ax)
-{
-  GArray *t = g_array_new(FALSE, FALSE, sizeof(double));
-  if (ax->log) {
-    for (double d = ax->lo; d <= ax->hi * 1.0001; d *= 10)
-      for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
-        double v = d * m;
-        if (v <= ax->hi * 1.0001)
-          g_array_append_val(t, v);
-      }
-    return t;
-  }
-  double raw = (ax->hi - ax->lo) / 10, mag = pow(10, floor(log10(raw))), step = mag;
-  for (int m = 1; m <= 10; m = m == 1 ? 2 : m == 2 ? 5 : 10)
-    if (mag * m >= raw) {
-      step = mag * m;
-      break;
-    }
-  for (double v = ceil(ax->lo / step) * step; v <= ax->hi + 1e-9 * step; v += step)
-    g_array_append_val(t, v);
-  return t;
 }
 
 /* Families a planner thinks in (mode x parallelism class: at most ten), each its own colour
@@ -249,27 +217,6 @@ static void marker(cairo_t *cr, int shape, double x, double y, double r)
   }
 }
 
-static void font(cairo_t *cr, double size, gboolean bold)
-{
-  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, size);
-}
-
-static double text_width(cairo_t *cr, double size, gboolean bold, const char *s)
-{
-  font(cr, size, bold);
-  cairo_text_extents_t e;
-  cairo_text_extents(cr, s, &e);
-  return e.x_advance;
-}
-
-static void text(cairo_t *cr, double x, double y, double size, gboolean bold, double align, const char *s)
-{
-  double w = text_width(cr, size, bold, s);
-  cairo_move_to(cr, x - align * w, y);
-  cairo_show_text(cr, s);
-}
-
 /* What a column measures, in words with its unit, for axis titles and labels. */
 static const char *column_words(const ResultColumn *c)
 {
@@ -297,33 +244,33 @@ static const char *axis_title(const ResultColumn *c)
 static void draw_axes(cairo_t *cr, const Axis *x, const Axis *y, double w, double h)
 {
   cairo_set_line_width(cr, 1);
-  g_autoptr(GArray) tx = ticks(x), ty = ticks(y);
+  g_autoptr(GArray) tx = draw_ticks(x->lo, x->hi, x->log), ty = draw_ticks(y->lo, y->hi, y->log);
   for (guint i = 0; i < tx->len; i++) {
     double v = g_array_index(tx, double, i), p = px(x, v);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, p, MARGIN_T), cairo_line_to(cr, p, h - MARGIN_B), cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    g_autofree char *l = short_number(v);
-    text(cr, p, h - MARGIN_B + 18, 12, FALSE, 0.5, l);
+    g_autofree char *l = draw_short_number(v);
+    draw_text(cr, p, h - MARGIN_B + 18, 12, FALSE, 0.5, l);
   }
   for (guint i = 0; i < ty->len; i++) {
     double v = g_array_index(ty, double, i), p = px(y, v);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, MARGIN_L, p), cairo_line_to(cr, w - MARGIN_R, p), cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    g_autofree char *l = short_number(v);
-    text(cr, MARGIN_L - 8, p + 4, 12, FALSE, 1.0, l);
+    g_autofree char *l = draw_short_number(v);
+    draw_text(cr, MARGIN_L - 8, p + 4, 12, FALSE, 1.0, l);
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_rectangle(cr, MARGIN_L, MARGIN_T, w - MARGIN_L - MARGIN_R, h - MARGIN_T - MARGIN_B);
   cairo_stroke(cr);
   g_autofree char *xl = g_strdup_printf("%s%s", axis_title(x->col), x->log ? "  (log scale)" : "");
   g_autofree char *yl = g_strdup_printf("%s%s", axis_title(y->col), y->log ? "  (log scale)" : "");
-  text(cr, (MARGIN_L + w - MARGIN_R) / 2, h - 18, 14, FALSE, 0.5, xl);
+  draw_text(cr, (MARGIN_L + w - MARGIN_R) / 2, h - 18, 14, FALSE, 0.5, xl);
   cairo_save(cr);
   cairo_translate(cr, 22, (MARGIN_T + h - MARGIN_B) / 2);
   cairo_rotate(cr, -G_PI / 2);
-  text(cr, 0, 0, 14, FALSE, 0.5, yl);
+  draw_text(cr, 0, 0, 14, FALSE, 0.5, yl);
   cairo_restore(cr);
 }
 
@@ -418,7 +365,7 @@ static void draw_slo_line(cairo_t *cr, const ChartOptions *opt, const Axis *x, d
   cairo_move_to(cr, sx, MARGIN_T), cairo_line_to(cr, sx, h - MARGIN_B), cairo_stroke(cr);
   cairo_set_dash(cr, NULL, 0, 0);
   g_autofree char *sl = g_strdup_printf("SLO: %g %s", opt->slo_x, column_words(x->col));
-  text(cr, sx + 4, h - MARGIN_B - 8, 11, FALSE, 0, sl);
+  draw_text(cr, sx + 4, h - MARGIN_B - 8, 11, FALSE, 0, sl);
 }
 
 /* The pick the caller names for a system (frontier_better's: what `aifsim plan` picks), if it can
@@ -458,14 +405,14 @@ static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt
     cairo_set_line_width(cr, 2.2);
     cairo_new_path(cr);
     cairo_arc(cr, bx, by, 10, 0, 2 * G_PI), cairo_stroke(cr);
-    g_autofree char *vy = short_number(round_sig(result_value(best, y->col), 3));
-    g_autofree char *vx = short_number(round_sig(result_value(best, x->col), 3));
+    g_autofree char *vy = draw_short_number(round_sig(result_value(best, y->col), 3));
+    g_autofree char *vx = draw_short_number(round_sig(result_value(best, x->col), 3));
     g_autofree char *l1 = g_strdup_printf("%s: %s %s", best->system, vy, column_words(y->col));
     g_autofree char *l2 = isfinite(best->ttft_p50_ms)
                             ? g_strdup_printf("at %s %s, median TTFT %.2g s; %s", vx, column_words(x->col),
                                               best->ttft_p50_ms / 1e3, best->family ? best->family : "")
                             : g_strdup_printf("at %s %s; %s", vx, column_words(x->col), best->family ? best->family : "");
-    double tw = MAX(text_width(cr, 11.5, TRUE, l1), text_width(cr, 10.5, FALSE, l2)) + 8, th = 32;
+    double tw = MAX(draw_text_width(cr, 11.5, TRUE, l1), draw_text_width(cr, 10.5, FALSE, l2)) + 8, th = 32;
     Box b = place_label(placed, &area, bx, by, tw, th);
     g_array_append_val(placed, b);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
@@ -475,15 +422,15 @@ static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt
     double lx = CLAMP(bx, b.x0, b.x1), ly = CLAMP(by, b.y0, b.y1), d = MAX(hypot(lx - bx, ly - by), 10);
     cairo_move_to(cr, bx + (lx - bx) * 10 / d, by + (ly - by) * 10 / d);
     cairo_line_to(cr, lx, ly), cairo_stroke(cr);
-    text(cr, b.x0 + 4, b.y0 + 13, 11.5, TRUE, 0, l1);
-    text(cr, b.x0 + 4, b.y0 + 27, 10.5, FALSE, 0, l2);
+    draw_text(cr, b.x0 + 4, b.y0 + 13, 11.5, TRUE, 0, l1);
+    draw_text(cr, b.x0 + 4, b.y0 + 27, 10.5, FALSE, 0, l2);
   }
 }
 
 static double legend_heading(cairo_t *cr, double x, double y, const char *s)
 {
   cairo_set_source_rgb(cr, 0, 0, 0);
-  text(cr, x, y, 13, TRUE, 0, s);
+  draw_text(cr, x, y, 13, TRUE, 0, s);
   return y + 19;
 }
 
@@ -496,7 +443,7 @@ static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, g
     cairo_move_to(cr, x, y - 4), cairo_line_to(cr, x + 26, y - 4), cairo_stroke(cr);
     marker(cr, (int)s, x + 13, y - 4, 4.5), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    text(cr, x + 34, y, 12, FALSE, 0, cd->systems->pdata[s]);
+    draw_text(cr, x + 34, y, 12, FALSE, 0, cd->systems->pdata[s]);
   }
   y = legend_heading(cr, x, y + 12, "mode: parallelism");
   for (guint f = 0; f < families->len; f++, y += 16) {
@@ -506,20 +453,20 @@ static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, g
     cairo_new_path(cr);
     cairo_arc(cr, x + 5, y - 4, 4.5, 0, 2 * G_PI), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text(cr, x + 16, y, 11, FALSE, 0, families->pdata[f]);
+    draw_text(cr, x + 16, y, 11, FALSE, 0, families->pdata[f]);
   }
   if (faded) {
     cairo_set_source_rgba(cr, 0.6, 0.6, 0.6, 0.6);
     cairo_new_path(cr);
     cairo_arc(cr, x + 5, y - 4, 3, 0, 2 * G_PI), cairo_fill(cr);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    text(cr, x + 16, y, 11, FALSE, 0, "breaks the SLO, queue-bound");
-    text(cr, x + 16, y + 14, 11, FALSE, 0, "or unstable (not a candidate)");
+    draw_text(cr, x + 16, y, 11, FALSE, 0, "breaks the SLO, queue-bound");
+    draw_text(cr, x + 16, y + 14, 11, FALSE, 0, "or unstable (not a candidate)");
     y += 30;
   }
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  text(cr, x, y + 8, 11, FALSE, 0, "ringed: each system's pick,");
-  text(cr, x, y + 22, 11, FALSE, 0, "as `aifsim plan` picks it");
+  draw_text(cr, x, y + 8, 11, FALSE, 0, "ringed: each system's pick,");
+  draw_text(cr, x, y + 22, 11, FALSE, 0, "as `aifsim plan` picks it");
 }
 
 /* "better: right (more tok/s per user), up (more tok/s per MW)" */
@@ -571,13 +518,13 @@ static void draw(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, Axis
   draw_picks(cr, cd, opt, x, y, w, h);
   draw_legend(cr, cd, families, faded, w);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  text(cr, MARGIN_L, 30, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
+  draw_text(cr, MARGIN_L, 30, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
   g_autofree char *dir = directions(opt);
   g_autofree char *sub = opt->slo_text ? g_strdup_printf("each dot a configuration; lines: each system's Pareto frontier "
                                                           "of those meeting the SLO (%s); %s", opt->slo_text, dir)
                                        : g_strdup_printf("each dot a configuration; lines: each system's Pareto "
                                                          "frontier; %s", dir);
-  text(cr, MARGIN_L, 52, 11.5, FALSE, 0, sub);
+  draw_text(cr, MARGIN_L, 52, 11.5, FALSE, 0, sub);
 }
 
 static gboolean setup_axes(const ChartData *cd, Axis *x, Axis *y, GError **error)
@@ -632,23 +579,6 @@ gboolean chart_render(const ChartData *cd, const ChartOptions *opt, const char *
   return atomic_file_write(path, (const char *)bytes->data, bytes->len, error);
 }
 
-/* TEXT as a gnuplot single-quoted string. Inside single quotes gnuplot expands nothing (no
- * backquotes, no escapes); a quote is written twice, and a line break (which would end the string
- * and let the rest run as a command) or any other control character becomes a space. */
-static void gp_string(GString *out, const char *text)
-{
-  g_string_append_c(out, '\'');
-  for (const char *c = text ? text : ""; *c; c++) {
-    if (*c == '\'')
-      g_string_append(out, "''");
-    else if ((unsigned char)*c < 0x20 || *c == 0x7f)
-      g_string_append_c(out, ' ');
-    else
-      g_string_append_c(out, *c);
-  }
-  g_string_append_c(out, '\'');
-}
-
 /* RGB as gnuplot's '#rrggbb'. */
 static void gp_colour(GString *out, const double *rgb)
 {
@@ -699,20 +629,20 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
                       "# directory; the data is inside the script, so it runs from anywhere.\n");
   g_string_append_printf(sc, "set terminal pngcairo noenhanced size %d,%d font 'sans,10'\nset output ", opt->width,
                          opt->height);
-  gp_string(sc, png_base);
+  draw_gp_string(sc, png_base);
   g_string_append(sc, "\nset title ");
-  gp_string(sc, opt->title ? opt->title : "AI-factory chart");
+  draw_gp_string(sc, opt->title ? opt->title : "AI-factory chart");
   g_string_append(sc, "\nset xlabel ");
-  gp_string(sc, axis_title(x.col));
+  draw_gp_string(sc, axis_title(x.col));
   g_string_append(sc, "\nset ylabel ");
-  gp_string(sc, axis_title(y.col));
+  draw_gp_string(sc, axis_title(y.col));
   g_string_append(sc, "\nset grid\nset key outside right top\n");
   g_string_append_printf(sc, "%s%s", x.log ? "set logscale x\n" : "", y.log ? "set logscale y\n" : "");
   if (opt->slo_x > 0) { /* the SLO's floor, dashed, as the PNG draws it */
     g_string_append_printf(sc, "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead dashtype 2 lc rgb '#777777'\n",
                            opt->slo_x, opt->slo_x);
     g_string_append_printf(sc, "set label 100 at %.6g, graph 0.98 offset 0.5,0 ", opt->slo_x);
-    gp_string(sc, opt->slo_text ? opt->slo_text : "SLO");
+    draw_gp_string(sc, opt->slo_text ? opt->slo_text : "SLO");
     g_string_append(sc, " textcolor rgb '#555555'\n");
   }
   for (guint s = 0; s < cd->systems->len; s++) { /* each system's pick, ringed and labelled */
@@ -723,7 +653,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
                                              result_value(best, y.col), column_words(y.col), result_value(best, x.col),
                                              column_words(x.col), best->point);
     g_string_append_printf(sc, "set label %u ", s + 1);
-    gp_string(sc, label);
+    draw_gp_string(sc, label);
     g_string_append_printf(sc, " at %.6g,%.6g point pt 6 ps 2.5 lc rgb ", result_value(best, x.col),
                            result_value(best, y.col));
     gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
@@ -737,7 +667,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
                            (guint[]){ 7, 5, 9, 13 }[s % 4]);
     gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
     g_string_append(sc, " title ");
-    gp_string(sc, cd->systems->pdata[s]);
+    draw_gp_string(sc, cd->systems->pdata[s]);
   }
   g_autoptr(GPtrArray) families = g_ptr_array_new(); /* the legend's families, in the PNG's order */
   for (guint f = 0; f < cd->families->len; f++)
@@ -749,7 +679,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
     g_string_append(sc, ", \\\n     NaN with points pt 7 ps 1 lc rgb ");
     gp_colour(sc, rgb);
     g_string_append(sc, " title ");
-    gp_string(sc, families->pdata[f]);
+    draw_gp_string(sc, families->pdata[f]);
   }
   g_string_append(sc, ", \\\n     NaN with points pt 7 ps 1 lc rgb '#cccccc' title 'breaks the SLO, queue-bound or unstable'\n");
   return atomic_file_write(data, d->str, d->len, error) && atomic_file_write(script, sc->str, sc->len, error);

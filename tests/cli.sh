@@ -505,6 +505,15 @@ ok = len(rows) == 2 and 3 < float(rows[0]["offered_req_s"]) < 7 and 12 < float(r
 sys.exit(0 if ok else 1)' "$out/series.csv" && ok || { fail "the series follows the curve: 5 then 15 req/s"; cat "$out/series.csv"; }
 grep -q '^t_s,offered_req_s,served_req_s,out_tok_s,in_flight,ttft_p50_ms,ttft_p90_ms,gpu_activity,gpu_power_w$' "$out/series.csv" &&
   ok || fail "the series' header"
+expect_rc 0 "the series drawn" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.1-8b --rate '5 req/s' \
+  --set 'workload.arrival.curve=1 3' --set 'workload.arrival.period=1 min' --set 'workload.duration=4 min' \
+  --set workload.requests=100000 --interval '20 s' --series-chart "$out/series.png"
+[ -s "$out/series.png" ] && grep -q '^set multiplot layout 3,1' "$out/series.png.gp" && ok || fail "estimate --series-chart draws and writes its gnuplot twin"
+if command -v gnuplot >/dev/null 2>&1; then
+  mkdir -p "$out/series-elsewhere"
+  (cd "$out/series-elsewhere" && gnuplot "$out/series.png.gp" >/dev/null 2>&1)
+  [ -s "$out/series-elsewhere/series.png.gp.png" ] && ok || fail "the series' gnuplot twin draws from another directory"
+fi
 expect_rc 2 "a bad interval" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.1-8b --series "$out/s2.csv" --interval 0
 [ ! -e "$out/s2.csv" ] && ok || fail "a bad interval writes no series"
 

@@ -10,6 +10,7 @@
 #include "power.h"
 #include "results.h"
 #include "serving_sim.h"
+#include "series_chart.h"
 #include "summary.h"
 
 #include <math.h>
@@ -103,11 +104,25 @@ static gboolean write_series(const char *path, GArray *series, const SystemSpec 
   return atomic_file_write(path, csv->str, csv->len, error);
 }
 
+/* The series drawn (series_chart.h): power per GPU from each interval's activity. */
+static gboolean draw_series(const char *path, GArray *series, const SystemSpec *sys, const ResultRow *row, GError **error)
+{
+  g_autofree SeriesPoint *pts = g_new0(SeriesPoint, MAX(series->len, 1));
+  for (guint i = 0; i < series->len; i++) {
+    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    pts[i] = (SeriesPoint){ r->t, r->offered, r->served, power_gpu(sys, r->gpu_activity, 1), r->ttft_p50, r->ttft_p90 };
+  }
+  g_autofree char *title = g_strdup_printf("%s on %s: %s", row->model, row->system, row->config ? row->config : "");
+  g_autofree char *gp = g_strconcat(path, ".gp", NULL);
+  return series_chart_render(pts, series->len, title, path, error) &&
+         series_chart_gnuplot(pts, series->len, title, gp, error);
+}
+
 int cmd_estimate(int argc, char **argv)
 {
   g_autofree char *system = NULL, *model = NULL, *framework = NULL, *precision = NULL, *mode = NULL, *users = NULL,
                   *rate = NULL, *isl = NULL, *osl = NULL, *format = NULL, *profile_path = NULL, *engine = NULL,
-                  *series_path = NULL, *interval_text = NULL;
+                  *series_path = NULL, *interval_text = NULL, *chart_path = NULL;
   g_auto(GStrv) sets = NULL, dirs = NULL;
   gint tp = 0, ep = 0, pp = 0, workers = 0, max_batch = 0, mtp = -1;
   gboolean adp = FALSE;
@@ -137,6 +152,7 @@ int cmd_estimate(int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json (one results row)", "FORMAT" },
     { "series", 0, 0, G_OPTION_ARG_FILENAME, &series_path, "write the run over time to FILE (CSV: per interval, offered and served requests/s, output tok/s, requests in flight, TTFT p50 and p90, GPU activity and power; event simulation)", "FILE" },
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval_text, "the series' interval (default 60 s)", "TIME" },
+    { "series-chart", 0, 0, G_OPTION_ARG_FILENAME, &chart_path, "draw the series (load, power, latency over time) to FILE (.png, .svg or .pdf), with its gnuplot script FILE.gp", "FILE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
@@ -237,11 +253,12 @@ int cmd_estimate(int argc, char **argv)
     profile_clear(&prof);
     return 2;
   }
-  g_autoptr(GArray) series = series_path ? g_array_new(FALSE, FALSE, sizeof(SeriesRow)) : NULL;
+  g_autoptr(GArray) series = series_path || chart_path ? g_array_new(FALSE, FALSE, sizeof(SeriesRow)) : NULL;
   ResultRow row;
   result_row_init(&row, 0);
   evaluate_point_series(&pt, &prof, &row, interval, series);
-  if (series_path && !write_series(series_path, series, &pt.system, &err)) {
+  if ((series_path && !write_series(series_path, series, &pt.system, &err)) ||
+      (chart_path && !draw_series(chart_path, series, &pt.system, &row, &err))) {
     result_row_clear(&row);
     point_clear(&pt);
     profile_clear(&prof);
