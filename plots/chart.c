@@ -6,8 +6,6 @@
 #include "results.h"
 
 #include <errno.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -538,10 +536,17 @@ static gboolean setup_axes(const ChartData *cd, Axis *x, Axis *y, GError **error
   return TRUE;
 }
 
-static cairo_status_t to_bytes(void *closure, const unsigned char *data, unsigned int len)
+/* What draw_to_file hands the drawing. */
+typedef struct {
+  const ChartData *cd;
+  const ChartOptions *opt;
+  Axis *x, *y; /* draw sets their pixel mapping */
+} ChartJob;
+
+static void draw_job(cairo_t *cr, gconstpointer user)
 {
-  g_byte_array_append(closure, data, len);
-  return CAIRO_STATUS_SUCCESS;
+  const ChartJob *j = user;
+  draw(cr, j->cd, j->opt, j->x, j->y);
 }
 
 gboolean chart_render(const ChartData *cd, const ChartOptions *opt, const char *path, GError **error)
@@ -549,41 +554,8 @@ gboolean chart_render(const ChartData *cd, const ChartOptions *opt, const char *
   Axis x = { 0 }, y = { 0 };
   if (!setup_axes(cd, &x, &y, error))
     return FALSE;
-  /* Drawn into memory, then written like every other output (output_dir.h): cairo's own file
-   * writers would open the final name, or a fixed temporary one, through whatever link is there. */
-  g_autoptr(GByteArray) bytes = g_byte_array_new();
-  cairo_surface_t *s;
-  gboolean png = g_str_has_suffix(path, ".png");
-  if (png)
-    s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, opt->width, opt->height);
-  else if (g_str_has_suffix(path, ".svg"))
-    s = cairo_svg_surface_create_for_stream(to_bytes, bytes, opt->width, opt->height);
-  else if (g_str_has_suffix(path, ".pdf"))
-    s = cairo_pdf_surface_create_for_stream(to_bytes, bytes, opt->width, opt->height);
-  else {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: expected a .png, .svg or .pdf file name", path);
-    return FALSE;
-  }
-  cairo_t *cr = cairo_create(s);
-  draw(cr, cd, opt, &x, &y);
-  cairo_destroy(cr);
-  cairo_status_t st = png ? cairo_surface_write_to_png_stream(s, to_bytes, bytes) : CAIRO_STATUS_SUCCESS;
-  cairo_surface_finish(s);
-  if (st == CAIRO_STATUS_SUCCESS)
-    st = cairo_surface_status(s);
-  cairo_surface_destroy(s);
-  if (st != CAIRO_STATUS_SUCCESS) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot draw the chart: %s", path, cairo_status_to_string(st));
-    return FALSE;
-  }
-  return atomic_file_write(path, (const char *)bytes->data, bytes->len, error);
-}
-
-/* RGB as gnuplot's '#rrggbb'. */
-static void gp_colour(GString *out, const double *rgb)
-{
-  g_string_append_printf(out, "'#%02x%02x%02x'", (int)(rgb[0] * 255 + 0.5), (int)(rgb[1] * 255 + 0.5),
-                         (int)(rgb[2] * 255 + 0.5));
+  ChartJob job = { cd, opt, &x, &y };
+  return draw_to_file(path, opt->width, opt->height, draw_job, &job, error);
 }
 
 gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char *script, const char *data,
@@ -656,7 +628,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
     draw_gp_string(sc, label);
     g_string_append_printf(sc, " at %.6g,%.6g point pt 6 ps 2.5 lc rgb ", result_value(best, x.col),
                            result_value(best, y.col));
-    gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
+    draw_gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
     g_string_append_printf(sc, " offset 1.5,%.1f\n", 1.0 + 1.2 * s);
   }
   g_string_append(sc, "$chart << EOD\n");
@@ -665,7 +637,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
   for (guint s = 0; s < cd->systems->len; s++) { /* frontiers in the PNG's colours and markers */
     g_string_append_printf(sc, ", \\\n     $chart index %u using 1:2 with linespoints lw 2.5 pt %u ps 1.2 lc rgb ", s + 1,
                            (guint[]){ 7, 5, 9, 13 }[s % 4]);
-    gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
+    draw_gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
     g_string_append(sc, " title ");
     draw_gp_string(sc, cd->systems->pdata[s]);
   }
@@ -677,7 +649,7 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
     double rgb[3];
     family_colour(families->pdata[f], rgb);
     g_string_append(sc, ", \\\n     NaN with points pt 7 ps 1 lc rgb ");
-    gp_colour(sc, rgb);
+    draw_gp_colour(sc, rgb);
     g_string_append(sc, " title ");
     draw_gp_string(sc, families->pdata[f]);
   }

@@ -1,6 +1,10 @@
 /* draw.c — what the charts share (see draw.h). */
 #include "draw.h"
+#include "aif_error.h"
+#include "output_dir.h"
 
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <math.h>
 
 void draw_font(cairo_t *cr, double size, gboolean bold)
@@ -68,4 +72,46 @@ void draw_gp_string(GString *out, const char *text)
       g_string_append_c(out, *c);
   }
   g_string_append_c(out, '\'');
+}
+
+void draw_gp_colour(GString *out, const double *rgb)
+{
+  g_string_append_printf(out, "'#%02x%02x%02x'", (int)(rgb[0] * 255 + 0.5), (int)(rgb[1] * 255 + 0.5),
+                         (int)(rgb[2] * 255 + 0.5));
+}
+
+static cairo_status_t to_bytes(void *closure, const unsigned char *data, unsigned int len)
+{
+  g_byte_array_append(closure, data, len);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+gboolean draw_to_file(const char *path, int width, int height, DrawFunc f, gconstpointer user, GError **error)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new();
+  cairo_surface_t *s;
+  gboolean png = g_str_has_suffix(path, ".png");
+  if (png)
+    s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+  else if (g_str_has_suffix(path, ".svg"))
+    s = cairo_svg_surface_create_for_stream(to_bytes, bytes, width, height);
+  else if (g_str_has_suffix(path, ".pdf"))
+    s = cairo_pdf_surface_create_for_stream(to_bytes, bytes, width, height);
+  else {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s: expected a .png, .svg or .pdf file name", path);
+    return FALSE;
+  }
+  cairo_t *cr = cairo_create(s);
+  f(cr, user);
+  cairo_destroy(cr);
+  cairo_status_t st = png ? cairo_surface_write_to_png_stream(s, to_bytes, bytes) : CAIRO_STATUS_SUCCESS;
+  cairo_surface_finish(s);
+  if (st == CAIRO_STATUS_SUCCESS)
+    st = cairo_surface_status(s);
+  cairo_surface_destroy(s);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot draw the chart: %s", path, cairo_status_to_string(st));
+    return FALSE;
+  }
+  return atomic_file_write(path, (const char *)bytes->data, bytes->len, error);
 }

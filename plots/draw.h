@@ -18,5 +18,14 @@ GArray *draw_ticks(double lo, double hi, gboolean log);
  * backquotes, no escapes); a quote is written twice, and a line break (which would end the string
  * and let the rest run as a command) or any other control character becomes a space. */
 void draw_gp_string(GString *out, const char *text);
+/* RGB (0..1 each) as gnuplot's '#rrggbb'. */
+void draw_gp_colour(GString *out, const double *rgb);
+
+/* Draws a WIDTH x HEIGHT picture with F(cr, USER) to PATH: .png, .svg or .pdf (another name is an
+ * AIF_ERROR_INPUT). Drawn into memory, then written like every other output (output_dir.h):
+ * cairo's own file writers would open the final name, or a fixed temporary one, through whatever
+ * link is there. */
+typedef void (*DrawFunc)(cairo_t *cr, gconstpointer user);
+gboolean draw_to_file(const char *path, int width, int height, DrawFunc f, gconstpointer user, GError **error);
 
 #endif

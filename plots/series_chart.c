@@ -1,11 +1,8 @@
 /* series_chart.c — a run over time as a chart (see series_chart.h). */
 #include "series_chart.h"
-#include "aif_error.h"
 #include "draw.h"
 #include "output_dir.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <math.h>
 #include <string.h>
@@ -150,38 +147,23 @@ static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const char *title
   line(cr, &lat, ms, n, tf[1], t_hi, P90, 2, FALSE);
 }
 
-static cairo_status_t to_bytes(void *closure, const unsigned char *data, unsigned int length)
+/* What draw_to_file hands the drawing. */
+typedef struct {
+  const SeriesPoint *p;
+  guint n;
+  const char *title;
+} SeriesJob;
+
+static void draw_job(cairo_t *cr, gconstpointer user)
 {
-  g_byte_array_append(closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
+  const SeriesJob *j = user;
+  draw(cr, j->p, j->n, j->title);
 }
 
 gboolean series_chart_render(const SeriesPoint *p, guint n, const char *title, const char *path, GError **error)
 {
-  g_autoptr(GByteArray) bytes = g_byte_array_new();
-  gboolean png = g_str_has_suffix(path, ".png");
-  cairo_surface_t *s = g_str_has_suffix(path, ".svg") ? cairo_svg_surface_create_for_stream(to_bytes, bytes, WIDTH, HEIGHT)
-                       : g_str_has_suffix(path, ".pdf") ? cairo_pdf_surface_create_for_stream(to_bytes, bytes, WIDTH, HEIGHT)
-                       : cairo_image_surface_create(CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
-  cairo_t *cr = cairo_create(s);
-  draw(cr, p, n, title);
-  cairo_destroy(cr);
-  cairo_status_t st = png ? cairo_surface_write_to_png_stream(s, to_bytes, bytes) : CAIRO_STATUS_SUCCESS;
-  cairo_surface_finish(s);
-  if (st == CAIRO_STATUS_SUCCESS)
-    st = cairo_surface_status(s);
-  cairo_surface_destroy(s);
-  if (st != CAIRO_STATUS_SUCCESS) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: cannot draw the chart: %s", path, cairo_status_to_string(st));
-    return FALSE;
-  }
-  return atomic_file_write(path, (const char *)bytes->data, bytes->len, error);
-}
-
-static void gp_colour(GString *out, const double *rgb)
-{
-  g_string_append_printf(out, "'#%02x%02x%02x'", (int)(rgb[0] * 255 + 0.5), (int)(rgb[1] * 255 + 0.5),
-                         (int)(rgb[2] * 255 + 0.5));
+  SeriesJob job = { p, n, title };
+  return draw_to_file(path, WIDTH, HEIGHT, draw_job, &job, error);
 }
 
 gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const char *title, const char *script, GError **error)
@@ -210,17 +192,17 @@ gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const char *title, 
   g_string_append(sc, "EOD\nset multiplot layout 3,1 title ");
   draw_gp_string(sc, title ? title : "the run over time");
   g_string_append(sc, "\nset grid\nset key top right\nset ylabel 'requests/s'\nplot $series using 1:2 with lines dt 2 lw 2 lc rgb ");
-  gp_colour(sc, OFFERED);
+  draw_gp_colour(sc, OFFERED);
   g_string_append(sc, " title 'offered', $series using 1:3 with lines lw 2 lc rgb ");
-  gp_colour(sc, SERVED);
+  draw_gp_colour(sc, SERVED);
   g_string_append(sc, " title 'served'\nset ylabel 'W per GPU'\nplot $series using 1:4 with lines lw 2 lc rgb ");
-  gp_colour(sc, POWER);
+  draw_gp_colour(sc, POWER);
   g_string_append(sc, " title 'GPU power'\nset logscale y\nset ylabel 'TTFT ms'\nset xlabel ");
   draw_gp_string(sc, unit_name);
   g_string_append(sc, "\nplot $series using 1:5 with lines lw 2 lc rgb ");
-  gp_colour(sc, P50);
+  draw_gp_colour(sc, P50);
   g_string_append(sc, " title 'p50', $series using 1:6 with lines lw 2 lc rgb ");
-  gp_colour(sc, P90);
+  draw_gp_colour(sc, P90);
   g_string_append(sc, " title 'p90'\nunset multiplot\n");
   return atomic_file_write(script, sc->str, sc->len, error);
 }
