@@ -264,7 +264,8 @@ static const char *const dynamo_module[] = { "dynamo.trtllm", "dynamo.sglang", "
 static const char *router_mode(const Launch *l)
 {
   /* Dynamo's frontend routes round-robin, random or KV-aware; its KV router scores workers by
-   * prefix overlap and load, so without shared prefixes it is the load-aware choice */
+   * prefix overlap and load, so without shared prefixes it is the load-aware choice (and the
+   * nearest to a global queue, which it has no mode for) */
   return l->p->serving.router == ROUTER_ROUND_ROBIN ? "round-robin" : "kv";
 }
 

@@ -11,12 +11,12 @@
 #include "factory.h"
 #include "precision.h"
 
-typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL } LengthDist;
+typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL, DIST_EXPONENTIAL } LengthDist;
 typedef enum { ARRIVAL_CLOSED, ARRIVAL_POISSON, ARRIVAL_GAMMA, ARRIVAL_TRACE } ArrivalKind;
 typedef enum { MODE_AGGREGATED, MODE_DISAGGREGATED } ServingMode;
 typedef enum { FW_TRTLLM, FW_SGLANG, FW_VLLM, FW_DYNAMO_TRT, FW_DYNAMO_SGLANG, FW_DYNAMO_VLLM, FW_COUNT_ } Framework;
 typedef enum { KVP_AUTO, KVP_BF16, KVP_FP8, KVP_FP4 } KvPrecision;
-typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE } RouterKind;
+typedef enum { ROUTER_ROUND_ROBIN, ROUTER_LEAST_LOADED, ROUTER_KV_AWARE, ROUTER_QUEUE } RouterKind;
 typedef enum { SPEC_NONE, SPEC_MTP } SpecMethod;
 typedef enum { SIM_AUTO, SIM_STEADY, SIM_DES, SIM_SIMGRID } EngineKind;
 typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;

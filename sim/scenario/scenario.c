@@ -12,11 +12,11 @@
 #include <string.h>
 
 const char *const framework_names[] = { "trtllm", "sglang", "vllm", "dynamo-trt", "dynamo-sglang", "dynamo-vllm", NULL };
-static const char *const dist_names[] = { "fixed", "uniform", "normal", "lognormal", NULL };
+static const char *const dist_names[] = { "fixed", "uniform", "normal", "lognormal", "exponential", NULL };
 const char *const arrival_names[] = { "closed", "poisson", "gamma", "trace", NULL };
 const char *const mode_names[] = { "aggregated", "disaggregated", NULL };
 static const char *const kvp_names[] = { "auto", "bf16", "fp8", "fp4", NULL };
-const char *const router_names[] = { "round_robin", "least_loaded", "kv_aware", NULL };
+const char *const router_names[] = { "round_robin", "least_loaded", "kv_aware", "queue", NULL };
 static const char *const spec_names[] = { "none", "mtp", NULL };
 static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
@@ -41,7 +41,7 @@ const char *const percentile_names[] = { "p50", "p90", "p99", NULL };
 #define STR(path, f, def, help, fl) { path, KT_STRING, 0, def, help, O(f), NULL, fl, NULL, NULL, 0, 0 }
 #define LENGTH(path, f, what)                                                                          \
   { path, KT_GROUP, 0, NULL, what " tokens per request (a number: fixed)", 0, NULL, 0, "mean", NULL, 0, 0 }, \
-  ENUM(path ".dist", f.dist, dist_names, "fixed", "fixed, uniform (min..max), normal or lognormal"),  \
+  ENUM(path ".dist", f.dist, dist_names, "fixed", "fixed, uniform (min..max), normal, lognormal, or exponential (of the mean: chat answers' lengths; one-sequence engines then serve as M/M/c servers)"),  \
   NUM_LIM(path ".mean", f.mean, DIM_NONE, "1024", "mean tokens", KT_POSITIVE, LIMIT_TOKENS),         \
   NUM_LIM(path ".stddev", f.stddev, DIM_NONE, "0", "standard deviation (normal)", KT_NONNEG, LIMIT_TOKENS), \
   NUM(path ".sigma", f.sigma, DIM_NONE, "0.5", "sigma of the underlying normal (lognormal)", KT_NONNEG), \
@@ -103,7 +103,7 @@ static const KtKey keys[] = {
   ENUM("serving.mode", serving.mode, mode_names, "aggregated", "aggregated or disaggregated prefill/decode"),
   ENUM("serving.engine", serving.engine, engine_names, "auto", "des (the event simulation), steady (the steady-state model: a fast screen), simgrid (the event simulation with SimGrid moving the KV caches: the reference network); auto: des"),
   { "serving.parallelism", KT_ENUM, 0, "manual", "manual, or auto: every TP x EP x attention-DP the systems and models allow (aggregated engines, or the decode pool)", O(serving.parallelism), parallelism_names, KT_NOSWEEP, NULL, NULL, 0, 0 },
-  ENUM("serving.router", serving.router, router_names, "least_loaded", "how a request picks an engine (aggregated, or a prefill engine): round_robin, least_loaded, or kv_aware (the most of its prompt cached, less the load, as Dynamo's KV router scores)"),
+  ENUM("serving.router", serving.router, router_names, "least_loaded", "how a request picks an engine (aggregated, or a prefill engine): round_robin, least_loaded, kv_aware (the most of its prompt cached, less the load, as Dynamo's KV router scores), or queue (requests wait at the router in arrival order until an engine has a free batch slot and KV room, then go to the least loaded such engine: a global queue, as a router with admission control holds them)"),
   NUM("serving.kv_overlap_weight", serving.kv_overlap_weight, DIM_NONE, "1", "kv_aware routing: weight of the prompt tokens left to compute against the engine's load (Dynamo's kv-overlap-score-weight; higher: more reuse, less balance)", KT_NONNEG),
   ENGINE("serving.aggregated", serving.agg, "aggregated engines (prefill and decode together)", "1"),
   GROUP("serving.disaggregated", "separate prefill and decode pools"),

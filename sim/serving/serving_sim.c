@@ -104,6 +104,7 @@ struct Sim {
   GArray *free_reqs;      /* int: slots of finished requests */
   GPtrArray *engs;        /* Eng *: aggregated, or prefill then decode engines (the planner moves them) */
   int rr;
+  GQueue held;            /* the queue router's requests waiting for an engine with room, in arrival order */
   const Engine *pre_e, *dec_e; /* what a prefill and a decode engine are (disaggregated) */
   double plan_ctx;        /* the context memory is planned for */
   gboolean moving;        /* one engine at a time changes pool */
@@ -278,6 +279,10 @@ static void eng_free(gpointer p)
 }
 
 static int running(const Eng *g) { return g->n_dec + (int)g->prefilling->len; }
+
+/* Requests G has to run or start: running, waiting, and sent but not seen by its scheduler yet (a
+ * router that missed those would send the next ones to the same engine). */
+static guint eng_load(const Eng *g) { return (guint)running(g) + g->waiting.length + g->rx.inbox.length; }
 
 /* KV tokens a request must hold on an engine of this role. */
 static double need(const Eng *g, const Req *r) { return g->role == ROLE_PREFILL ? r->isl : r->isl + r->osl; }
@@ -580,9 +585,7 @@ static Eng *least_loaded(Sim *s, Role role)
   guint best_load = G_MAXUINT, n = s->engs->len;
   for (guint j = 0; j < n; j++) {
     Eng *g = s->engs->pdata[(s->rr + j) % n];
-    /* requests its scheduler has not looked at yet count too: they are its work, and a router that
-     * missed them would send the next ones to the same engine */
-    guint load = (guint)running(g) + g_queue_get_length(&g->waiting) + g_queue_get_length(&g->rx.inbox);
+    guint load = eng_load(g);
     if (g->role == role && !g->draining && !g->reconfiguring && load < best_load)
       best = g, best_load = load;
   }
@@ -640,9 +643,9 @@ static Req *new_request(Sim *s, int user, int isl, int osl)
   return req(s, i);
 }
 
-static void enter(Sim *s, int i)
+/* Request I reaches G. */
+static void send_to(Sim *s, Eng *g, int i)
 {
-  Eng *g = route(s, req(s, i));
   /* a busy scheduler that skips receives sees the request when it next looks, one that overlaps
    * with its GPU forms its next batch without it; an idle one takes it at once */
   gboolean busy = g->busy || g->pbusy;
@@ -651,6 +654,49 @@ static void enter(Sim *s, int i)
   g_queue_push_tail(to, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
+}
+
+/* Whether G could start R at once: in service, a batch slot free counting what it has been sent and
+ * not started, and KV room for it beside that (an empty engine takes it anyway, as try_admit does). */
+static gboolean has_room(const Eng *g, const Req *r, Role front)
+{
+  guint load = eng_load(g);
+  return g->role == front && !g->draining && !g->reconfiguring && (int)load < g->max_running &&
+         (load == 0 || g->kv_used + g->routed + need(g, r) <= g->kv_cap);
+}
+
+/* The queue router: held requests go, oldest first, to the least loaded engine with room for them;
+ * the oldest waits while none has (the ones behind it wait too: arrival order). */
+static void dispatch_held(Sim *s)
+{
+  Role front = s->dec_e ? ROLE_PREFILL : ROLE_AGG;
+  while (!g_queue_is_empty(&s->held)) {
+    int i = GPOINTER_TO_INT(g_queue_peek_head(&s->held));
+    const Req *r = req(s, i);
+    Eng *best = NULL;
+    guint best_load = G_MAXUINT, n = s->engs->len;
+    for (guint j = 0; j < n; j++) {
+      Eng *g = s->engs->pdata[(s->rr + j) % n];
+      guint load = eng_load(g);
+      if (load < best_load && has_room(g, r, front))
+        best = g, best_load = load;
+    }
+    if (!best)
+      return;
+    s->rr = (s->rr + 1) % n;
+    g_queue_pop_head(&s->held);
+    send_to(s, best, i);
+  }
+}
+
+static void enter(Sim *s, int i)
+{
+  if (s->p->router == ROUTER_QUEUE) {
+    g_queue_push_tail(&s->held, GINT_TO_POINTER(i));
+    dispatch_held(s);
+    return;
+  }
+  send_to(s, route(s, req(s, i)), i);
 }
 
 static void stop_prefilling(Eng *g, int i)
@@ -815,6 +861,10 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
   try_admit(s, g);
   start_step(s, g);
   check_drained(s, g);
+  /* a slot may have opened: only here or on this engine's return to service (requests are held
+   * only while no engine has room) */
+  if (!g_queue_is_empty(&s->held) && g->role != ROLE_DECODE)
+    dispatch_held(s);
 }
 
 /* A prompt's KV cache reached its decode engine. The prefill engine's first token reaches the user
@@ -842,6 +892,8 @@ static void reconfigured(Sim *s, Eng *g)
   g->draining = g->reconfiguring = FALSE;
   s->moving = FALSE;
   s->moves++;
+  if (to == ROLE_PREFILL)
+    dispatch_held(s);
 }
 
 /* Requests queued per engine in service of ROLE, and the engines. */
@@ -856,6 +908,8 @@ static double queued(Sim *s, Role role, int *engines)
     (*engines)++;
     q += g_queue_get_length(&g->waiting) + (role == ROLE_PREFILL ? g->prefilling->len : 0);
   }
+  if (role == ROLE_PREFILL) /* the queue router's are the prefill pool's too */
+    q += g_queue_get_length(&s->held);
   return *engines ? (double)q / *engines : 0;
 }
 
@@ -1012,6 +1066,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
     return NULL;
   }
   event_queue_init(&sp->q);
+  g_queue_init(&sp->held);
   sp->stepping = g_ptr_array_new();
   sp->reqs = g_array_new(FALSE, FALSE, sizeof(Req));
   sp->free_reqs = g_array_new(FALSE, FALSE, sizeof(int));
@@ -1243,6 +1298,7 @@ void sim_free(Sim *s)
   if (!s)
     return;
   event_queue_clear(&s->q);
+  g_queue_clear(&s->held);
   network_clear(&s->net);
   workload_clear(&s->w);
   g_array_unref(s->reqs);

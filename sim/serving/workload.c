@@ -59,6 +59,7 @@ static int draw(Workload *w, const LengthSpec *l)
   case DIST_UNIFORM: v = l->min + (l->max - l->min) * g_rand_double(w->rand); break;
   case DIST_NORMAL: v = l->mean + l->stddev * workload_normal(w); break;
   case DIST_LOGNORMAL: v = exp(log(l->mean) - l->sigma * l->sigma / 2 + l->sigma * workload_normal(w)); break;
+  case DIST_EXPONENTIAL: v = -l->mean * log(1.0 - g_rand_double(w->rand)); break;
   default: break;
   }
   return (int)CLAMP(round(v), MAX(1, l->min), MAX(l->max, 1));
