@@ -115,8 +115,9 @@ static double time_unit(double t_hi, const char **name)
   return t_hi >= 3 * 3600 ? 3600 : t_hi >= 120 ? 60 : 1;
 }
 
-static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const char *title)
+static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const SeriesChart *c)
 {
+  const char *title = c->title;
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   cairo_set_source_rgb(cr, 0, 0, 0);
@@ -126,12 +127,16 @@ static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const char *title
   double unit = time_unit(t_hi, &unit_name);
   double h = (HEIGHT - TOP - BOTTOM - 2 * GAP) / 3.0;
   Panel load = { TOP, TOP + h, 0, 1, FALSE, "load: requests/s offered (grey) and served (blue)" };
-  Panel power = { TOP + h + GAP, TOP + 2 * h + GAP, 0, 1, FALSE, "power: W per GPU" };
+  g_autofree char *power_title = g_strdup_printf("power: %s%s", c->power_unit,
+                                                 isfinite(c->power_limit) ? " (dashed: provisioned)" : "");
+  Panel power = { TOP + h + GAP, TOP + 2 * h + GAP, 0, 1, FALSE, power_title };
   Panel lat = { TOP + 2 * (h + GAP), TOP + 3 * h + 2 * GAP, 1, 10, TRUE, "latency: TTFT ms, p50 (green) and p90 (red), log scale" };
   size_t lf[] = { offsetof(SeriesPoint, offered), offsetof(SeriesPoint, served) };
-  size_t pf[] = { offsetof(SeriesPoint, power_w) };
+  size_t pf[] = { offsetof(SeriesPoint, power) };
   size_t tf[] = { offsetof(SeriesPoint, ttft_p50), offsetof(SeriesPoint, ttft_p90) };
   range(&load, pts, n, lf, 2), range(&power, pts, n, pf, 1);
+  if (isfinite(c->power_limit) && c->power_limit > 0)
+    power.hi = MAX(power.hi, c->power_limit * 1.1);
   /* latency in ms */
   g_autofree SeriesPoint *ms = g_new(SeriesPoint, MAX(n, 1));
   for (guint i = 0; i < n; i++)
@@ -142,6 +147,10 @@ static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const char *title
   line(cr, &load, pts, n, lf[1], t_hi, SERVED, 2, FALSE);
   frame(cr, &power, t_hi, unit, unit_name, FALSE);
   line(cr, &power, pts, n, pf[0], t_hi, POWER, 2, FALSE);
+  if (isfinite(c->power_limit) && c->power_limit > 0) {
+    SeriesPoint lim[2] = { { .t = 0, .power = c->power_limit }, { .t = t_hi, .power = c->power_limit } };
+    line(cr, &power, lim, 2, pf[0], t_hi, OFFERED, 1.5, TRUE);
+  }
   frame(cr, &lat, t_hi, unit, unit_name, TRUE);
   line(cr, &lat, ms, n, tf[0], t_hi, P50, 2, FALSE);
   line(cr, &lat, ms, n, tf[1], t_hi, P90, 2, FALSE);
@@ -151,23 +160,24 @@ static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const char *title
 typedef struct {
   const SeriesPoint *p;
   guint n;
-  const char *title;
+  const SeriesChart *c;
 } SeriesJob;
 
 static void draw_job(cairo_t *cr, gconstpointer user)
 {
   const SeriesJob *j = user;
-  draw(cr, j->p, j->n, j->title);
+  draw(cr, j->p, j->n, j->c);
 }
 
-gboolean series_chart_render(const SeriesPoint *p, guint n, const char *title, const char *path, GError **error)
+gboolean series_chart_render(const SeriesPoint *p, guint n, const SeriesChart *c, const char *path, GError **error)
 {
-  SeriesJob job = { p, n, title };
+  SeriesJob job = { p, n, c };
   return draw_to_file(path, WIDTH, HEIGHT, draw_job, &job, error);
 }
 
-gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const char *title, const char *script, GError **error)
+gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const SeriesChart *c, const char *script, GError **error)
 {
+  const char *title = c->title;
   double t_hi = n ? p[n - 1].t : 1;
   const char *unit_name;
   double unit = time_unit(t_hi, &unit_name);
@@ -177,9 +187,9 @@ gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const char *title, 
   g_string_append_printf(sc, "set terminal pngcairo noenhanced size %d,%d font 'sans,10'\nset output ", WIDTH, HEIGHT);
   draw_gp_string(sc, png_base);
   /* the data: time in the axis' unit, then the panels' figures (TTFT in ms; NaN where none) */
-  g_string_append(sc, "\n$series << EOD\n# t offered served power_w ttft_p50_ms ttft_p90_ms\n");
+  g_string_append(sc, "\n$series << EOD\n# t offered served power ttft_p50_ms ttft_p90_ms\n");
   for (guint i = 0; i < n; i++) {
-    g_string_append_printf(sc, "%.6g %.6g %.6g %.6g", p[i].t / unit, p[i].offered, p[i].served, p[i].power_w);
+    g_string_append_printf(sc, "%.6g %.6g %.6g %.6g", p[i].t / unit, p[i].offered, p[i].served, p[i].power);
     for (int k = 0; k < 2; k++) { /* no request done in the interval: gnuplot's NaN leaves a gap */
       double v = k ? p[i].ttft_p90 : p[i].ttft_p50;
       if (isfinite(v))
@@ -195,9 +205,17 @@ gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const char *title, 
   draw_gp_colour(sc, OFFERED);
   g_string_append(sc, " title 'offered', $series using 1:3 with lines lw 2 lc rgb ");
   draw_gp_colour(sc, SERVED);
-  g_string_append(sc, " title 'served'\nset ylabel 'W per GPU'\nplot $series using 1:4 with lines lw 2 lc rgb ");
+  g_string_append(sc, " title 'served'\nset ylabel ");
+  draw_gp_string(sc, c->power_unit);
+  g_string_append(sc, "\nplot $series using 1:4 with lines lw 2 lc rgb ");
   draw_gp_colour(sc, POWER);
-  g_string_append(sc, " title 'GPU power'\nset logscale y\nset ylabel 'TTFT ms'\nset xlabel ");
+  g_string_append(sc, " title 'power'");
+  if (isfinite(c->power_limit) && c->power_limit > 0) {
+    g_string_append_printf(sc, ", %.6g with lines dt 2 lw 1.5 lc rgb ", c->power_limit);
+    draw_gp_colour(sc, OFFERED);
+    g_string_append(sc, " title 'provisioned'");
+  }
+  g_string_append(sc, "\nset logscale y\nset ylabel 'TTFT ms'\nset xlabel ");
   draw_gp_string(sc, unit_name);
   g_string_append(sc, "\nplot $series using 1:5 with lines lw 2 lc rgb ");
   draw_gp_colour(sc, P50);

@@ -7,6 +7,7 @@
 #include "precision.h"
 #include "label.h"
 #include "predict.h"
+#include "serving_sim.h"
 #include "slo.h"
 #include "workload.h"
 
@@ -177,11 +178,75 @@ static void describe(const Point *pt, ResultRow *row)
     row->prefill_workers = f->workers, row->prefill_tp = f->tp, row->prefill_pp = f->pp, row->prefill_ep = f->ep;
     row->prefill_attention_dp = f->attention_dp;
   }
-  if (disagg || p->serving.agg.workers > 1)
+  if (disagg || p->serving.agg.workers > 1 || p->factory.floor)
     row->router = g_strdup(router_names[p->serving.router]);
   row->mtp_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0;
   row->oversubscription = p->factory.oversubscription;
   row->swept = g_strdup(pt->swept ? pt->swept : "");
+}
+
+/* The floor (factory.floor.simulate): copies of the point's deployment the factory's GPUs hold, how
+ * many of them the fast path simulates, and the engines of one. NULL, or why it cannot be sized. */
+typedef struct {
+  double copies, simulated, engines_per_copy;
+} Floor;
+
+static char *floor_size(const Point *pt, Floor *f)
+{
+  const ScenarioParams *p = &pt->p;
+  if (p->factory.provisioning == PROVISION_DRAWN && p->factory.factory_gpus == 0)
+    return g_strdup("factory.floor.simulate sizes the floor before it runs it: with factory.provisioning: drawn "
+                    "(racks for what they draw), give factory.gpus");
+  FactorySpec fs;
+  FactoryPlan plan;
+  evaluate_factory_spec(&p->factory, &pt->system, &fs);
+  factory_plan(&pt->system, &fs, pt->system.tdp, 0, &plan);
+  const ServingParams *sv = &p->serving;
+  gboolean disagg = sv->mode == MODE_DISAGGREGATED;
+  double gpus = disagg ? (double)sv->prefill.workers * sv->prefill.tp * sv->prefill.pp +
+                           (double)sv->decode.workers * sv->decode.tp * sv->decode.pp
+                       : (double)sv->agg.workers * sv->agg.tp * sv->agg.pp;
+  f->engines_per_copy = disagg ? sv->prefill.workers + sv->decode.workers : sv->agg.workers;
+  f->copies = floor(plan.gpus / gpus);
+  if (f->copies < 1)
+    return g_strdup_printf("factory.floor.simulate: the factory's %.0f GPUs hold no copy of the %.0f-GPU deployment",
+                           plan.gpus, gpus);
+  /* whole copies, as many as the sample's engines allow (at least one) */
+  double sample = p->factory.sample_engines > 0 ? MAX(1, floor(p->factory.sample_engines / f->engines_per_copy)) : f->copies;
+  f->simulated = MIN(f->copies, sample);
+  return NULL;
+}
+
+/* The point as the floor's simulated part: SIMULATED copies of its deployment with their share of
+ * the demand (a router spreading it evenly gives each copy 1/COPIES), the run as long as the
+ * workload's duration (or its share of the floor's requests). */
+static void floor_share(const Floor *f, ScenarioParams *p)
+{
+  double share = f->simulated / f->copies;
+  ServingParams *sv = &p->serving;
+  if (sv->mode == MODE_DISAGGREGATED)
+    sv->prefill.workers = (int)(sv->prefill.workers * f->simulated), sv->decode.workers = (int)(sv->decode.workers * f->simulated);
+  else
+    sv->agg.workers = (int)(sv->agg.workers * f->simulated);
+  WorkloadParams *w = &p->workload;
+  w->rate *= share;
+  w->users = (int)MAX(1, round(w->users * share));
+  w->requests = w->duration > 0 && w->arrival != ARRIVAL_CLOSED ? G_MAXINT : (int)MAX(1, ceil(w->requests * share));
+}
+
+/* The simulated part's time series as the floor's: its load times the copies per simulated one, and
+ * the facility power its activity draws (FS's arithmetic over the floor's GPUs). */
+static void floor_series(const Point *pt, double scale, GArray *series, gsize from)
+{
+  FactorySpec fs;
+  evaluate_factory_spec(&pt->p.factory, &pt->system, &fs);
+  for (guint i = (guint)from; series && i < series->len; i++) {
+    SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale;
+    FactoryPlan fp;
+    factory_plan(&pt->system, &fs, power_gpu(&pt->system, r->gpu_activity, 1), 0, &fp);
+    r->facility_w = fp.avg_facility_w;
+  }
 }
 
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
@@ -202,12 +267,37 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
     row->reason = g_strdup("workload.sessions needs a closed loop (arrival: closed, no trace): its users hold the sessions");
     return;
   }
+  Floor fl = { 0 };
+  Point share = *pt; /* the floor's simulated part: numbers changed, nothing owned */
+  if (pt->p.factory.floor) {
+    char *why = floor_size(pt, &fl);
+    if (why) {
+      row->status = OUTCOME_INFEASIBLE;
+      g_free(row->reason);
+      row->reason = why;
+      return;
+    }
+    floor_share(&fl, &share.p);
+    row->floor_engines = fl.copies * fl.engines_per_copy, row->simulated_engines = fl.simulated * fl.engines_per_copy;
+  }
+  gsize series_from = series ? series->len : 0;
   SimConfig sim;
   Deployment d;
   Outcome o;
-  point_deployment(pt, prof, &sim, &d);
+  point_deployment(&share, prof, &sim, &d);
   sim.series_interval = interval, sim.series = series;
   row->config = deployment_label(&d);
+  if (pt->p.factory.floor) { /* the label of the whole floor, not of its simulated part */
+    Floor all = fl;
+    all.simulated = all.copies;
+    Point whole = *pt;
+    floor_share(&all, &whole.p);
+    SimConfig whole_sim;
+    Deployment whole_d;
+    point_deployment(&whole, prof, &whole_sim, &whole_d);
+    g_free(row->config);
+    row->config = deployment_label(&whole_d);
+  }
   Ceilings c;
   predict_ceilings(&d, &c);
   predict(&d, point_method(&pt->p, &d, &c), &o);
@@ -235,6 +325,8 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->cache_host_rate = o.cache_host_rate, row->cache_storage_rate = o.cache_storage_rate;
   row->cache_remote_rate = o.cache_remote_rate;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
+  if (pt->p.factory.floor)
+    floor_series(pt, fl.copies / fl.simulated, series, series_from);
   if (!evaluate_factory(pt, &o, row))
     return;
   if (row->status == OUTCOME_OK && slo_check(&pt->p.plan, row, &row->reason) != SLO_MET)

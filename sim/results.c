@@ -59,6 +59,8 @@ const ResultColumn result_columns[] = {
   { "e2e_p99_ms", RC_NUM, O(e2e_p99_ms), "99th percentile end-to-end latency, ms (des)" },
   { "goodput_req_s", RC_NUM, O(goodput_req_s), "requests/s meeting the plan's TTFT and tok/s-per-user SLO (des)" },
   { "planner_moves", RC_NUM, O(planner_moves), "engines the planner moved between the prefill and decode pools (des)" },
+  { "floor_engines", RC_NUM, O(floor_engines), "factory.floor.simulate: engines on the floor (copies of the point's deployment filling the factory)" },
+  { "simulated_engines", RC_NUM, O(simulated_engines), "factory.floor.simulate: of the floor's engines, those simulated in full (the fast path's sample; the rest serve alike)" },
   { "step_ms", RC_NUM, O(step_ms), "time of one decode step, ms" },
   { "cache_hit_rate", RC_NUM, O(cache_hit_rate), "share of prompt tokens found in the engines' prefix caches (sessions, shared prefixes): measured by the event simulation, the given or the workload's reuse in the steady state; empty without shared context" },
   { "cache_host_rate", RC_NUM, O(cache_host_rate), "share of prompt tokens reloaded from the host-memory tier of the KV offload (in cache_hit_rate too; des, with serving.prefix_cache.host)" },

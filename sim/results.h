@@ -33,6 +33,7 @@ typedef struct {
   double ttft_p90_ms, ttft_p99_ms, tpot_p90_ms, tpot_p99_ms, e2e_p50_ms, e2e_p99_ms;
   double goodput_req_s;       /* requests/s meeting the plan's SLO (des) */
   double planner_moves;       /* engines the planner moved between pools (des) */
+  double floor_engines, simulated_engines; /* factory.floor.simulate: the floor's engines, and those simulated */
   double step_ms;             /* one decode step */
   double cache_hit_rate;      /* share of prompt tokens found in the prefix caches */
   double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of prompt tokens, reloaded from the offload tiers */

@@ -8,6 +8,7 @@
 #include "output_dir.h"
 #include "progress.h"
 #include "results.h"
+#include "serving_sim.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -35,15 +36,20 @@ gboolean sweep_parse_shard(const char *text, int *k, int *n)
   return TRUE;
 }
 
-/* Point INDEX evaluated, as its results CSV line. */
-static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile *prof, gsize index)
+/* Point INDEX evaluated, as its results CSV line; its time series handed to OPT's writer. NULL when
+ * that fails. */
+static char *evaluate_line(const Scenario *sc, const Catalog *cat, const Profile *prof, const SweepOptions *opt,
+                           gsize index, GError **error)
 {
   Point pt;
   ResultRow r;
   scenario_point(sc, cat, index, &pt);
   result_row_init(&r, pt.index);
-  evaluate_point(&pt, prof, &r);
-  char *line = results_csv_line(&r);
+  const FactoryParams *f = &pt.p.factory;
+  g_autoptr(GArray) series = opt->series && f->floor && f->series_interval > 0 ? g_array_new(FALSE, FALSE, sizeof(SeriesRow))
+                                                                           : NULL;
+  evaluate_point_series(&pt, prof, &r, series ? f->series_interval : 0, series);
+  char *line = series && !opt->series(&pt, &r, series, opt->series_user, error) ? NULL : results_csv_line(&r);
   result_row_clear(&r);
   point_clear(&pt);
   return line;
@@ -70,12 +76,18 @@ typedef struct {
 /* A worker: evaluates the batches the parent sends on CMD until it closes it, writing each row to
  * OUT as a frame. Points go to whichever worker is free, so uneven points (an event simulation takes
  * from microseconds to seconds) do not leave one worker with all the slow ones. */
-static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int cmd, int out)
+static gboolean work(const Scenario *sc, const Catalog *cat, const Profile *prof, const SweepOptions *opt, GArray *todo,
+                     int cmd, int out)
 {
   Batch b;
   while (fd_read_all(cmd, &b, sizeof b)) {
     for (guint32 i = b.first; i < b.first + b.count && i < todo->len; i++) {
-      g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
+      g_autoptr(GError) err = NULL;
+      g_autofree char *line = evaluate_line(sc, cat, prof, opt, g_array_index(todo, gsize, i), &err);
+      if (!line) { /* the parent reports that a worker failed; this says why */
+        fprintf(stderr, "aifsim: %s\n", err->message);
+        return FALSE;
+      }
       Frame f = { i, (guint32)strlen(line) };
       if (!fd_write_all(out, &f, sizeof f) || !fd_write_all(out, line, f.len))
         return FALSE;
@@ -160,10 +172,10 @@ static gboolean take_frames(Pool *pool, WorkerState *w)
 }
 
 /* Forks JOBS workers over the points in todo and journals what they send back, in todo's order. */
-static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profile *prof, GArray *todo, int jobs,
-                            Journal *p, GError **error)
+static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profile *prof, const SweepOptions *opt,
+                            GArray *todo, Journal *p, GError **error)
 {
-  int n = MAX(1, MIN(jobs, (int)todo->len));
+  int n = MAX(1, MIN(opt->jobs, (int)todo->len));
   g_autofree struct pollfd *fds = g_new0(struct pollfd, n);
   g_autofree pid_t *pids = g_new0(pid_t, n);
   g_autoptr(GHashTable) ahead = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_bytes_unref);
@@ -183,7 +195,7 @@ static gboolean run_workers(const Scenario *sc, const Catalog *cat, const Profil
       close(cmd[1]);
       for (int o = 0; o < w; o++) /* the other workers' pipes: their ends must close with the parent's */
         close(fds[o].fd), close(pool.ws[o].cmd);
-      _exit(work(sc, cat, prof, todo, cmd[0], fd[1]) ? 0 : 1);
+      _exit(work(sc, cat, prof, opt, todo, cmd[0], fd[1]) ? 0 : 1);
     }
     close(fd[1]);
     close(cmd[0]);
@@ -380,11 +392,11 @@ gboolean sweep_run(const Scenario *sc, const Catalog *cat, const Profile *prof, 
   }
   if (ok && todo->len > 0 && opt->jobs <= 1) { /* in this process, through the same journal */
     for (guint i = 0; i < todo->len && ok; i++) {
-      g_autofree char *line = evaluate_line(sc, cat, prof, g_array_index(todo, gsize, i));
-      ok = journal_row(&p, line, strlen(line));
+      g_autofree char *line = evaluate_line(sc, cat, prof, opt, g_array_index(todo, gsize, i), error);
+      ok = line && journal_row(&p, line, strlen(line));
     }
   } else if (ok && todo->len > 0) {
-    ok = run_workers(sc, cat, prof, todo, opt->jobs, &p, error);
+    ok = run_workers(sc, cat, prof, opt, todo, &p, error);
   }
   progress_end(&p.progress);
   if (fclose(p.journal) != 0)

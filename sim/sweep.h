@@ -19,11 +19,18 @@
 #include "results.h"
 #include "scenario.h"
 
+/* Called where a point was evaluated (a worker) with its time series when it has one (a simulated
+ * floor with factory.floor.series_interval): the caller writes it out. */
+typedef gboolean (*SweepSeriesFunc)(const Point *pt, const ResultRow *row, GArray *series, gpointer user,
+                                    GError **error);
+
 typedef struct {
   int jobs;          /* worker processes (1: in this process) */
   int shard, shards; /* run points with index % shards == shard - 1; shards 0 = all points */
   gboolean resume;   /* keep the points already in the journal */
   ProgressStyle progress; /* how far the sweep has got, on stderr */
+  SweepSeriesFunc series; /* NULL: no time series */
+  gpointer series_user;
 } SweepOptions;
 
 /* Evaluates the owned points of SC into DIR's journal, in point order. The journal stays until the

@@ -10,7 +10,7 @@
 #include "power.h"
 #include "results.h"
 #include "serving_sim.h"
-#include "series_chart.h"
+#include "series_files.h"
 #include "summary.h"
 
 #include <math.h>
@@ -83,39 +83,6 @@ static void print_table(const ResultRow *r)
     if (v && *v)
       printf("  %-20s %-24s %s\n", c->name, v, help);
   }
-}
-
-/* The run over time as CSV, through a temporary file and a rename. */
-static gboolean write_series(const char *path, GArray *series, const SystemSpec *sys, GError **error)
-{
-  g_autoptr(GString) csv = g_string_new("t_s,offered_req_s,served_req_s,out_tok_s,in_flight,ttft_p50_ms,ttft_p90_ms,"
-                                        "gpu_activity,gpu_power_w\n");
-  for (guint i = 0; i < series->len; i++) {
-    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
-    g_string_append_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.0f,", r->t, r->offered, r->served, r->out_tok_s, r->in_flight);
-    if (isfinite(r->ttft_p50))
-      g_string_append_printf(csv, "%.6g,%.6g", r->ttft_p50 * 1e3, r->ttft_p90 * 1e3);
-    else
-      g_string_append_c(csv, ',');
-    g_string_append_printf(csv, ",%.6g,%.6g\n", r->gpu_activity, power_gpu(sys, r->gpu_activity, 1));
-  }
-  if (series->len == 0)
-    g_string_append(csv, "# no time series: the point was not event-simulated (queue-bound, infeasible, or --engine steady)\n");
-  return atomic_file_write(path, csv->str, csv->len, error);
-}
-
-/* The series drawn (series_chart.h): power per GPU from each interval's activity. */
-static gboolean draw_series(const char *path, GArray *series, const SystemSpec *sys, const ResultRow *row, GError **error)
-{
-  g_autofree SeriesPoint *pts = g_new0(SeriesPoint, MAX(series->len, 1));
-  for (guint i = 0; i < series->len; i++) {
-    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
-    pts[i] = (SeriesPoint){ r->t, r->offered, r->served, power_gpu(sys, r->gpu_activity, 1), r->ttft_p50, r->ttft_p90 };
-  }
-  g_autofree char *title = g_strdup_printf("%s on %s: %s", row->model, row->system, row->config ? row->config : "");
-  g_autofree char *gp = g_strconcat(path, ".gp", NULL);
-  return series_chart_render(pts, series->len, title, path, error) &&
-         series_chart_gnuplot(pts, series->len, title, gp, error);
 }
 
 int cmd_estimate(int argc, char **argv)
@@ -257,8 +224,9 @@ int cmd_estimate(int argc, char **argv)
   ResultRow row;
   result_row_init(&row, 0);
   evaluate_point_series(&pt, &prof, &row, interval, series);
-  if ((series_path && !write_series(series_path, series, &pt.system, &err)) ||
-      (chart_path && !draw_series(chart_path, series, &pt.system, &row, &err))) {
+  g_autofree char *title = g_strdup_printf("%s on %s: %s", row.model, row.system, row.config ? row.config : "");
+  if ((series_path && !series_files_csv(series_path, series, &pt.system, &err)) ||
+      (chart_path && !series_files_chart(chart_path, series, &pt.system, title, pt.p.factory.power_budget, &err))) {
     result_row_clear(&row);
     point_clear(&pt);
     profile_clear(&prof);

@@ -83,6 +83,9 @@ int cmd_plan(int argc, char **argv)
       (provisioning && !scenario_override(rs.scenario, "factory.provisioning", provisioning, &err)))
     return cli_fail("plan", err);
   SweepOptions so = { .jobs = jobs, .progress = progress_style(a.quiet, a.progress) };
+  so.series = report_series, so.series_user = rs.outdir;
+  if (!so.resume)
+    report_series_clear(rs.outdir);
   if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))
     return cli_fail("plan", err);
   /* the results and the chart as run writes them (frontier marked, the picks ringed) */

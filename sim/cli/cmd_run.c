@@ -73,6 +73,9 @@ int cmd_run(int argc, char **argv)
   int rc = run_setup("run", argc, argv, &a, &rs, &err);
   if (rc)
     return rc;
+  so.series = report_series, so.series_user = rs.outdir;
+  if (!so.resume)
+    report_series_clear(rs.outdir);
   if (!sweep_run(rs.scenario, rs.catalog, &rs.profile, rs.outdir, &so, &err))
     return cli_fail("run", err);
   g_auto(Report) rep = { 0 };

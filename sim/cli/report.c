@@ -1,5 +1,6 @@
 /* report.c — a finished sweep's results, summary and chart (see report.h). */
 #include "report.h"
+#include "series_files.h"
 #include "aif_error.h"
 #include "chart.h"
 #include "frontier.h"
@@ -9,6 +10,7 @@
 #include "output_dir.h"
 
 #include <errno.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -211,4 +213,31 @@ gboolean report_write_resolved(const RunSetup *rs, const Report *rep, GError **e
   g_autofree char *resolved = scenario_resolved_yaml(rs->scenario, rs->catalog);
   g_autofree char *resolved_path = g_build_filename(rs->outdir, "scenario.resolved.yaml", NULL);
   return atomic_file_write(resolved_path, resolved, -1, error) && write_catalog_used(rs->outdir, rs->catalog, rep, error);
+}
+
+gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gpointer dir, GError **error)
+{
+  if (!output_dir_mkdir(dir, "series", error))
+    return FALSE;
+  g_autofree char *name = g_strdup_printf("p%" G_GSIZE_FORMAT, pt->index);
+  g_autofree char *csv = g_strdup_printf("%s/series/%s.csv", (const char *)dir, name);
+  g_autofree char *png = g_strdup_printf("%s/series/%s.png", (const char *)dir, name);
+  g_autofree char *title = g_strdup_printf("%s on %s, the floor (%.0f engines): %s", row->model, row->system,
+                                           row->floor_engines, row->config ? row->config : "");
+  return series_files_csv(csv, series, &pt->system, error) &&
+         (series->len == 0 || series_files_chart(png, series, &pt->system, title,
+                                                 isfinite(row->facility_mw) ? row->facility_mw * 1e6 : pt->p.factory.power_budget,
+                                                 error));
+}
+
+void report_series_clear(const char *dir)
+{
+  g_autofree char *folder = g_build_filename(dir, "series", NULL);
+  g_autoptr(GDir) d = g_dir_open(folder, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name(d)))
+    if (name[0] == 'p' && (g_str_has_suffix(name, ".csv") || g_str_has_suffix(name, ".png") || g_str_has_suffix(name, ".png.gp"))) {
+      g_autofree char *path = g_build_filename(folder, name, NULL);
+      g_unlink(path);
+    }
 }

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "summary.h"
+#include "sweep.h"
 
 typedef struct {
   guint top;              /* points per system and mode in the summary */
@@ -30,6 +31,12 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Report, report_clear)
 /* Writes scenario.resolved.yaml and catalog/ (the entries REP's points used) into RS's folder: what
  * reproduces the run, and what `aifsim launch` rebuilds a point from. */
 gboolean report_write_resolved(const RunSetup *rs, const Report *rep, GError **error);
+
+/* A point's time series (a simulated floor), as SweepOptions.series takes it: DIR/series/pN.csv and
+ * its day chart pN.png (with pN.png.gp). USER is the output folder. */
+gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gpointer dir, GError **error);
+/* Removes the series files of an earlier run from DIR/series (a fresh run; --resume keeps them). */
+void report_series_clear(const char *dir);
 
 /* Prints REP's summary of RS's scenario (its SLO in words, budget, percentile) in FORMAT on stdout;
  * a table ends with FOOTER. */

@@ -114,6 +114,12 @@ typedef struct {
   double rack_power_cap; /* W at the wall per rack, 0 = none: shared out as a cap per GPU */
   gboolean copper_first_tier;
   double transceiver_power, transceiver_cost, cpo_port_power, switch_port_power;
+  /* the floor simulated as a whole: the point's deployment copied over every GPU the factory has,
+   * the workload its demand; SAMPLE_ENGINES of them simulated in full (0: all), the rest served
+   * alike; a time series row each SERIES_INTERVAL s (0: none) */
+  gboolean floor;
+  int sample_engines;
+  double series_interval;
 } FactoryParams;
 
 typedef enum { PCT_P50, PCT_P90, PCT_P99 } Percentile;

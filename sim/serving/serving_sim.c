@@ -280,9 +280,13 @@ static void eng_free(gpointer p)
 
 static int running(const Eng *g) { return g->n_dec + (int)g->prefilling->len; }
 
-/* Requests G has to run or start: running, waiting, and sent but not seen by its scheduler yet (a
- * router that missed those would send the next ones to the same engine). */
-static guint eng_load(const Eng *g) { return (guint)running(g) + g->waiting.length + g->rx.inbox.length; }
+/* Requests G has to run or start: running, waiting, and sent but not in a batch yet (its scheduler
+ * has not looked, or the overlap scheduler formed the next batch without them): a router that missed
+ * those would send every request of a step to the same engine. */
+static guint eng_load(const Eng *g)
+{
+  return (guint)running(g) + g->waiting.length + g->rx.inbox.length + g->rx.fresh.length + g->rx.deferred.length;
+}
 
 /* KV tokens a request must hold on an engine of this role. */
 static double need(const Eng *g, const Req *r) { return g->role == ROLE_PREFILL ? r->isl : r->isl + r->osl; }
@@ -1183,7 +1187,7 @@ static void series_row(Sim *s, double end, double length)
     gpus += ((const Eng *)s->engs->pdata[k])->e->gpus;
   SeriesRow row = { .t = end, .offered = s->series_arrivals / length, .served = s->series_done / length,
                     .out_tok_s = s->series_tokens / length, .in_flight = (double)s->created - s->completed,
-                    .gpu_activity = MIN(s->series_act / (length * gpus), 1) };
+                    .gpu_activity = MIN(s->series_act / (length * gpus), 1), .facility_w = NAN };
   double q[2];
   static const double at[2] = { 0.5, 0.9 };
   if (s->series_ttft->len) {

@@ -54,6 +54,8 @@ typedef struct {
   double in_flight;          /* requests in the system at its end */
   double ttft_p50, ttft_p90; /* s, of the requests done in it (NAN: none) */
   double gpu_activity;       /* mean over the deployment's GPUs (0 idle .. 1 TDP) */
+  double facility_w;         /* facility power the interval's activity draws (the caller's factory
+                              * arithmetic; NAN from the simulation) */
 } SeriesRow;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not

@@ -1,0 +1,153 @@
+/* test_floor.c — the factory floor simulated as a whole (factory.floor.simulate): the fast path (a
+ * sample of the floor's engines with their share of the demand) against the whole floor, the
+ * floor's size and time series. */
+#include "test_util.h"
+#include "evaluate.h"
+#include "profile.h"
+#include "results.h"
+#include "scenario.h"
+#include "serving_sim.h"
+
+#include <string.h>
+
+/* Every point of the scenario TEXT evaluated into ROWS (ResultRow), the time series of point
+ * SERIES_POINT (if >= 0) into SERIES. */
+static void evaluate_text(const char *text, GPtrArray *rows, int series_point, GArray *series)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Scenario) s = scenario_load_text("floor", text, c, &err);
+  ck_assert_msg(s, "%s", err ? err->message : "");
+  Profile prof;
+  profile_defaults(&prof);
+  for (gsize i = 0; i < s->n_points; i++) {
+    Point pt;
+    scenario_point(s, c, i, &pt);
+    ResultRow *r = g_new(ResultRow, 1);
+    result_row_init(r, i);
+    gboolean want = (int)i == series_point;
+    evaluate_point_series(&pt, &prof, r, want ? pt.p.factory.series_interval : 0, want ? series : NULL);
+    g_ptr_array_add(rows, r);
+    point_clear(&pt);
+  }
+  profile_clear(&prof);
+}
+
+static void rows_free(GPtrArray *rows)
+{
+  for (guint i = 0; i < rows->len; i++)
+    result_row_clear(rows->pdata[i]), g_free(rows->pdata[i]);
+  g_ptr_array_unref(rows);
+}
+
+static const char *const FLOOR_384 =
+  "name: floor\n"
+  "system: h200-sxm-hgx8\n"
+  "model: llama-3.3-70b\n"
+  "seed: 3\n"
+  "workload:\n"
+  "  input: {dist: lognormal, mean: 1024, sigma: 0.8, max: 32768}\n"
+  "  output: {dist: exponential, mean: 400, max: 8192}\n"
+  "  arrival: {kind: poisson, rate: 90 req/s}\n"
+  "  duration: 30 min\n"
+  "serving:\n"
+  "  precision: fp8\n"
+  "  router: least_loaded\n"
+  "  aggregated: {workers: 1, tp: 8, max_batch: 128}\n"
+  "factory:\n"
+  "  gpus: 384\n"
+  "  floor: {simulate: true, sample_engines: [8, 0]}\n";
+
+/* The fast path agrees with the whole floor: 48 engines of 8 H200s (384 GPUs) serving 90 req/s of
+ * Llama 3.3 70B (exponential answers of 400 tokens, lognormal prompts of 1,024), least-loaded;
+ * 8 engines simulated with 8/48 of the demand (15 req/s) against all 48. The stated tolerance:
+ * throughput per GPU and power within 2%, TPOT p50/p90 within 3%, TTFT p50/p90 within 5% (they
+ * agree to about 1% here). */
+START_TEST(fast_path_agrees_with_the_whole_floor)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text(FLOOR_384, rows, -1, NULL);
+  ck_assert_uint_eq(rows->len, 2);
+  const ResultRow *fast = rows->pdata[0], *all = rows->pdata[1];
+  ck_assert_int_eq(fast->status, OUTCOME_OK);
+  ck_assert_int_eq(all->status, OUTCOME_OK);
+  /* 384 GPUs / 8 per engine = 48 engines on the floor; the sample: 8 */
+  ck_assert_double_eq(fast->floor_engines, 48);
+  ck_assert_double_eq(fast->simulated_engines, 8);
+  ck_assert_double_eq(all->simulated_engines, 48);
+  ck_assert_double_eq(fast->gpus, 384);
+  ck_assert_close(fast->out_tok_s_per_gpu, all->out_tok_s_per_gpu, 0.02);
+  ck_assert_close(fast->gpu_power_w, all->gpu_power_w, 0.02);
+  ck_assert_close(fast->tpot_p50_ms, all->tpot_p50_ms, 0.03);
+  ck_assert_close(fast->tpot_p90_ms, all->tpot_p90_ms, 0.03);
+  ck_assert_close(fast->ttft_p50_ms, all->ttft_p50_ms, 0.05);
+  ck_assert_close(fast->ttft_p90_ms, all->ttft_p90_ms, 0.05);
+  /* the floor serves what is offered: 90 req/s x 400 tokens = 36,000 tok/s over 384 GPUs = 93.75
+   * tok/s per GPU (the window's draws of lengths within 3%) */
+  ck_assert_close(all->out_tok_s_per_gpu, 93.75, 0.03);
+  rows_free(g_steal_pointer(&rows));
+}
+END_TEST
+
+/* The floor's time series is the floor's, not the sample's: its offered load is the whole demand,
+ * 90 req/s (the sample's count scaled by 48/8: a minute brings the sample 15 x 60 = 900 arrivals, a
+ * Poisson count within 4 standard deviations, 4 / sqrt(900) = 13.3%; the half hour's mean within
+ * 4 / sqrt(27,000) = 2.4%), and the facility power is the floor's GPUs at each minute's activity. */
+START_TEST(floor_series_is_the_floors)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  g_autoptr(GArray) series = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
+  evaluate_text(FLOOR_384, rows, 0, series);
+  ck_assert_uint_eq(series->len, 30);
+  const ResultRow *fast = rows->pdata[0];
+  double offered = 0;
+  for (guint i = 0; i < series->len; i++) {
+    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    ck_assert_close(r->offered, 90, 0.133);
+    offered += r->offered / series->len;
+    ck_assert(isfinite(r->facility_w) && r->facility_w > 0);
+    /* the facility draws less than it is provisioned for */
+    ck_assert(r->facility_w < fast->facility_mw * 1e6);
+  }
+  ck_assert_close(offered, 90, 0.024);
+  rows_free(g_steal_pointer(&rows));
+}
+END_TEST
+
+/* A floor that holds no copy of the deployment (16 GPUs are one rack of H200s, 32 GPUs, against 8
+ * engines of 8), and one whose size depends on what it draws, are refused with the numbers. */
+START_TEST(floor_that_cannot_be_sized)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text("name: f\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
+                "workload: {arrival: {kind: poisson, rate: 1 req/s}, duration: 1 min}\n"
+                "serving: {aggregated: {workers: 8, tp: 8}}\n"
+                "factory: {gpus: 16, floor: {simulate: true}}\n", rows, -1, NULL);
+  const ResultRow *r = rows->pdata[0];
+  ck_assert_int_eq(r->status, OUTCOME_INFEASIBLE);
+  ck_assert_msg(strstr(r->reason, "32 GPUs hold no copy of the 64-GPU deployment"), "%s", r->reason);
+  rows_free(g_steal_pointer(&rows));
+  rows = g_ptr_array_new();
+  evaluate_text("name: f\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
+                "workload: {arrival: {kind: poisson, rate: 1 req/s}, duration: 1 min}\n"
+                "factory: {provisioning: drawn, floor: {simulate: true}}\n", rows, -1, NULL);
+  r = rows->pdata[0];
+  ck_assert_int_eq(r->status, OUTCOME_INFEASIBLE);
+  ck_assert_msg(strstr(r->reason, "give factory.gpus"), "%s", r->reason);
+  rows_free(g_steal_pointer(&rows));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+  Suite *s = suite_create("floor");
+  TCase *tc = tcase_create("floor");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, fast_path_agrees_with_the_whole_floor);
+  tcase_add_test(tc, floor_series_is_the_floors);
+  tcase_add_test(tc, floor_that_cannot_be_sized);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) { return run_suite(suite()); }
