@@ -17,14 +17,15 @@ static void cell(GString *csv, double v, double scale, const char *sep)
 gboolean series_files_csv(const char *path, GArray *series, const SystemSpec *sys, GError **error)
 {
   g_autoptr(GString) csv = g_string_new("t_s,offered_req_s,served_req_s,out_tok_s,in_flight,ttft_p50_ms,ttft_p90_ms,"
-                                        "gpu_activity,gpu_power_w,facility_mw\n");
+                                        "gpu_activity,gpu_power_w,facility_mw,engines_down\n");
   for (guint i = 0; i < series->len; i++) {
     const SeriesRow *r = &g_array_index(series, SeriesRow, i);
     g_string_append_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.0f,", r->t, r->offered, r->served, r->out_tok_s, r->in_flight);
     cell(csv, r->ttft_p50, 1e3, ",");
     cell(csv, r->ttft_p90, 1e3, ",");
     g_string_append_printf(csv, "%.6g,%.6g,", r->gpu_activity, power_gpu(sys, r->gpu_activity, 1));
-    cell(csv, r->facility_w, 1e-6, "\n");
+    cell(csv, r->facility_w, 1e-6, ",");
+    g_string_append_printf(csv, "%.6g\n", r->engines_down);
   }
   if (series->len == 0)
     g_string_append(csv, "# no time series: the point was not event-simulated (queue-bound, infeasible, or --engine steady)\n");

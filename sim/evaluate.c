@@ -242,7 +242,7 @@ static void floor_series(const Point *pt, double scale, GArray *series, gsize fr
   evaluate_factory_spec(&pt->p.factory, &pt->system, &fs);
   for (guint i = (guint)from; series && i < series->len; i++) {
     SeriesRow *r = &g_array_index(series, SeriesRow, i);
-    r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale;
+    r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale, r->engines_down *= scale;
     FactoryPlan fp;
     factory_plan(&pt->system, &fs, power_gpu(&pt->system, r->gpu_activity, 1), 0, &fp);
     r->facility_w = fp.avg_facility_w;
@@ -325,8 +325,13 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->cache_host_rate = o.cache_host_rate, row->cache_storage_rate = o.cache_storage_rate;
   row->cache_remote_rate = o.cache_remote_rate;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
-  if (pt->p.factory.floor)
-    floor_series(pt, fl.copies / fl.simulated, series, series_from);
+  row->failures = o.failures, row->requests_lost = o.lost, row->requests_retried = o.retried;
+  row->availability = o.availability;
+  if (pt->p.factory.floor) { /* the sample's counts stand for the floor's */
+    double scale = fl.copies / fl.simulated;
+    row->failures *= scale, row->requests_lost *= scale, row->requests_retried *= scale;
+    floor_series(pt, scale, series, series_from);
+  }
   if (!evaluate_factory(pt, &o, row))
     return;
   if (row->status == OUTCOME_OK && slo_check(&pt->p.plan, row, &row->reason) != SLO_MET)

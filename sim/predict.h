@@ -54,6 +54,8 @@ typedef struct {
   double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of them, reloaded from the offload
                                 * tiers (event simulation) */
   double it_w_per_gpu;         /* W per GPU at the wall (its share of the node, NICs, switches) */
+  double failures, lost, retried, availability; /* engines failed, requests lost and sent again, the
+                                * engines' share of the run in service (event simulation, failures) */
   /* the load against the deployment's ceilings (predict_judge_load) */
   double slots;                /* sequences the deployment runs at once (decode engines x batch) */
   double capacity_req_s;       /* requests/s it serves saturated (steady state) */

@@ -1039,6 +1039,56 @@ START_TEST(erlang_c_floor)
 }
 END_TEST
 
+/* Failures: four one-GPU engines (Llama 3.1 8B on H200) at 4 req/s, GPUs failing at a mean of
+ * 3,000 s (nodes never), repairs longer than the run. The simulation's failure stream is its own
+ * (GRand seeded with seed ^ 0x5eed1e55), so the times are worked out here the same way: engine k
+ * fails at t_k = -ln(1 - u_k) x 3,000 s; the engines' share of the run in service is
+ * 1 - sum over t_k < T of (T - t_k) / (4 T). With retries every request is served by the engines
+ * left (the failed engine's load moves to the others: served = offered, nothing lost); without,
+ * the requests on it at the failure are lost, and every request is either served or lost. */
+START_TEST(failure_moves_load)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
+  SimConfig p = params(c, ARRIVAL_POISSON);
+  p.seed = 2, p.rate = 4, p.duration = 1200, p.requests = 1 << 30, p.window = WINDOW_ALL;
+  p.input.mean = 512, p.output.mean = 128;
+  p.failures = TRUE, p.retry = TRUE, p.gpu_mtbf = 3000, p.node_mtbf = 1e15, p.repair_time = 1e6;
+  GRand *r = g_rand_new_with_seed((guint32)p.seed ^ 0x5eed1e55u);
+  double out = 0;
+  int failed = 0;
+  for (int k = 0; k < 4; k++) {
+    double t = -log(1.0 - g_rand_double(r)) / (1 / 3000.0 + 1 / 1e15);
+    if (t < 1200)
+      out += 1200 - t, failed++;
+  }
+  g_rand_free(r);
+  ck_assert_msg(failed >= 1 && failed <= 3, "seed 2: %d engines fail before 1,200 s (one must stay)", failed);
+  SimResult res;
+  g_autofree char *w = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &res);
+  ck_assert_msg(!w, "%s", w);
+  ck_assert_double_eq(res.failures, failed);
+  ck_assert_close(res.availability, 1 - out / (4 * 1200), 5e-4); /* the run ends at its last event, just short of T */
+  ck_assert_double_eq(res.lost, 0);
+  ck_assert(res.retried >= 1);
+  ck_assert(!res.unstable);
+  ck_assert_close(res.req_s, 4, 0.06); /* 4,800 arrivals: 4 sd = 5.8% */
+  /* without retries the failed engine's requests are lost: served + lost = offered, less the few
+   * in flight at the end */
+  p.retry = FALSE;
+  SimResult lost;
+  g_autofree char *w2 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &lost);
+  ck_assert_msg(!w2, "%s", w2);
+  ck_assert(lost.lost >= 1 && lost.retried == 0);
+  ck_assert_int_le(abs((int)(lost.measured + lost.lost) - (int)lost.arrivals), 60);
+  ck_assert_int_le(lost.measured + (guint)lost.lost, lost.arrivals);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Past 2^21 measured requests the latencies fold into 0.1%-wide log bins: memory stays bounded and
  * the quantiles stay within 0.1%. Three million requests with TTFT k us (k = 1..3,000,000, after a
  * window opened at t = 0): the median is 1.5 s, the 90th percentile 2.7 s, the 99th 2.97 s. */
@@ -1122,6 +1172,7 @@ int main(void)
   tcase_add_test(tc, trace_sessions);
   tcase_add_test(tc, many_engines);
   tcase_add_test(tc, erlang_c_floor);
+  tcase_add_test(tc, failure_moves_load);
   tcase_add_test(tc, metrics_fold_into_histograms);
   tcase_add_test(tc, demand_curve);
   suite_add_tcase(s, tc);

@@ -120,6 +120,11 @@ typedef struct {
   gboolean floor;
   int sample_engines;
   double series_interval;
+  /* engines stop when a GPU or node of theirs fails (exponential times, these means per GPU and per
+   * node), out of service for REPAIR_TIME s; their requests are sent again (RETRY) or lost */
+  gboolean failures;
+  double gpu_mtbf, node_mtbf, repair_time;
+  gboolean retry;
 } FactoryParams;
 
 typedef enum { PCT_P50, PCT_P90, PCT_P99 } Percentile;

@@ -20,7 +20,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR };
 
 typedef struct {
   double arrival, first, done;
@@ -74,6 +74,8 @@ typedef struct {
   int steps;              /* decode steps the event in flight stands for (1, or more: a run of steps) */
   int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
   gboolean draining;      /* the planner is moving it to the other pool: it takes no new work */
+  gboolean down;          /* failed, out of service until repaired (SimConfig.failures) */
+  int nodes;              /* the nodes its GPUs sit in: each may fail */
   gboolean reconfiguring; /* drained, out of service until it changes pool */
   /* attention data-parallel ranks: each sequence lives on one; the stack may balance prompts
    * across them (StackProfile.adp_balance_timeout) */
@@ -136,6 +138,12 @@ struct Sim {
   guint64 stamp;          /* the caches' LRU clock: one tick per admission or finish */
   double prompt_tokens, hit_tokens;
   double reload_tokens[CACHE_TIERS]; /* of the hit tokens, those reloaded from each offload tier */
+  /* failures: their own random stream (the workload's draws stay as they were), the engines out of
+   * service now and their time out summed, what was lost or sent again */
+  GRand *fail_rand;
+  int down;
+  double down_area, down_since;
+  double failures, lost, retried;
   /* the time series (SimConfig.series): the interval under way and what it has seen */
   double series_end, series_arrivals, series_done, series_tokens, series_act;
   GArray *series_ttft;    /* double: TTFTs of the requests done in the interval */
@@ -590,7 +598,7 @@ static Eng *least_loaded(Sim *s, Role role)
   for (guint j = 0; j < n; j++) {
     Eng *g = s->engs->pdata[(s->rr + j) % n];
     guint load = eng_load(g);
-    if (g->role == role && !g->draining && !g->reconfiguring && load < best_load)
+    if (g->role == role && !g->draining && !g->reconfiguring && !g->down && load < best_load)
       best = g, best_load = load;
   }
   s->rr = n ? (s->rr + 1) % n : 0;
@@ -608,7 +616,7 @@ static Eng *route(Sim *s, const Req *r)
   guint n = s->engs->len;
   for (guint k = 0; k < n; k++) {
     Eng *g = s->engs->pdata[(s->rr + k) % n];
-    if (g->role != front || g->draining || g->reconfiguring)
+    if (g->role != front || g->draining || g->reconfiguring || g->down)
       continue;
     if (s->p->router == ROUTER_ROUND_ROBIN) { /* the next one in turn */
       s->rr = (s->rr + k + 1) % n;
@@ -647,6 +655,23 @@ static Req *new_request(Sim *s, int user, int isl, int osl)
   return req(s, i);
 }
 
+static void complete(Sim *s, int i);
+static void next_request(Sim *s, const Req *r);
+
+/* Request I is lost (its engine failed with nowhere to send it again): it counts as done for the
+ * run's end, not in the figures, and a closed loop's user sends its next one. */
+static void drop(Sim *s, int i)
+{
+  Req *r = req(s, i);
+  s->lost++;
+  s->completed++;
+  if (s->completed >= s->target)
+    s->stop = TRUE;
+  else
+    next_request(s, r);
+  g_array_append_val(s->free_reqs, i);
+}
+
 /* Request I reaches G. */
 static void send_to(Sim *s, Eng *g, int i)
 {
@@ -665,7 +690,7 @@ static void send_to(Sim *s, Eng *g, int i)
 static gboolean has_room(const Eng *g, const Req *r, Role front)
 {
   guint load = eng_load(g);
-  return g->role == front && !g->draining && !g->reconfiguring && (int)load < g->max_running &&
+  return g->role == front && !g->draining && !g->reconfiguring && !g->down && (int)load < g->max_running &&
          (load == 0 || g->kv_used + g->routed + need(g, r) <= g->kv_cap);
 }
 
@@ -700,7 +725,11 @@ static void enter(Sim *s, int i)
     dispatch_held(s);
     return;
   }
-  send_to(s, route(s, req(s, i)), i);
+  Eng *g = route(s, req(s, i));
+  if (g)
+    send_to(s, g, i);
+  else /* every engine is out of service */
+    drop(s, i);
 }
 
 static void stop_prefilling(Eng *g, int i)
@@ -734,12 +763,18 @@ static void complete(Sim *s, int i)
   }
   if (s->completed >= s->target)
     s->stop = TRUE;
-  else if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED &&
-           (s->p->window != WINDOW_ALL || s->created < s->target))
-    push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user); /* a benchmark client sends
-                                                                         exactly its requests */
+  else
+    next_request(s, r);
   /* nothing refers to it any more (its events, queues and flows are behind it): its slot is free */
   g_array_append_val(s->free_reqs, i);
+}
+
+/* R is over: in a closed loop its user sends the next request after thinking (a benchmark client
+ * sends exactly its requests). */
+static void next_request(Sim *s, const Req *r)
+{
+  if (r->user >= 0 && s->p->arrival == ARRIVAL_CLOSED && (s->p->window != WINDOW_ALL || s->created < s->target))
+    push_external(s, s->now + s->p->think_time, EV_ARRIVAL, r->user);
 }
 
 /* A decoding request leaves G at its last step. */
@@ -769,6 +804,10 @@ static void start_transfer(Sim *s, Eng *from, int i)
 {
   Req *r = req(s, i);
   Eng *to = least_loaded(s, ROLE_DECODE);
+  if (!to) { /* every decode engine is out of service */
+    drop(s, i);
+    return;
+  }
   r->target = to->id;
   if (s->transfer) {
     s->transfer(s->transfer_user, i, from->id, to->id, r->isl * s->kv_bytes_per_token);
@@ -884,9 +923,90 @@ static void kv_arrived(Sim *s, int i)
     return;
   }
   Eng *g = s->engs->pdata[r->target];
+  if (g->down && !(g = least_loaded(s, ROLE_DECODE))) { /* it failed meanwhile: another, or none */
+    drop(s, i);
+    return;
+  }
   g_queue_push_tail(&g->waiting, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
+}
+
+/* Failures (SimConfig.failures): an engine fails when any of its GPUs or nodes does, at the sum of
+ * their rates (exponential times), from its own random stream. */
+static double time_to_failure(Sim *s, const Eng *g)
+{
+  double rate = g->e->gpus / s->p->gpu_mtbf + g->nodes / s->p->node_mtbf;
+  return -log(1.0 - g_rand_double(s->fail_rand)) / rate;
+}
+
+/* The engines out of service change at NOW: their time out so far is summed first. */
+static void count_down(Sim *s, int change)
+{
+  s->down_area += s->down * (s->now - s->down_since);
+  s->down_since = s->now;
+  s->down += change;
+}
+
+/* Request I was on an engine that failed: sent again through the front end (a client's retry; its
+ * latency counts from its first arrival, its cached context is gone), or lost. */
+static void retry_or_lose(Sim *s, int i)
+{
+  Req *r = req(s, i);
+  if (!s->p->retry) {
+    drop(s, i);
+    return;
+  }
+  s->retried++;
+  r->prefilled = r->generated = 0, r->first = NAN, r->reserved = 0, r->cached = 0, r->ready_at = 0;
+  r->pinned = FALSE;
+  memset(r->reloaded, 0, sizeof r->reloaded);
+  push_external(s, s->now + s->front_end, EV_ENTER, i);
+}
+
+/* G fails: its step stops, what it held (queued, prefilling, decoding; its KV cache and prefix
+ * cache) is gone, its requests are sent again or lost, and it is out of service until repaired. A
+ * KV cache leaving it for a decode engine is taken to have left (the handoff is under way). */
+static void fail(Sim *s, Eng *g)
+{
+  if (g->draining || g->reconfiguring) { /* the planner has it out of service already: later */
+    push_external(s, s->now + time_to_failure(s, g), EV_FAIL, g->id);
+    return;
+  }
+  g_autoptr(GArray) gone = g_array_new(FALSE, FALSE, sizeof(int));
+  GQueue *queues[] = { &g->waiting, &g->rx.inbox, &g->rx.fresh, &g->rx.deferred };
+  for (gsize q = 0; q < G_N_ELEMENTS(queues); q++)
+    while (!g_queue_is_empty(queues[q])) {
+      int i = GPOINTER_TO_INT(g_queue_pop_head(queues[q]));
+      g_array_append_val(gone, i);
+    }
+  g_array_append_vals(gone, g->prefilling->data, g->prefilling->len);
+  for (guint k = 0; k < g->done_at.heap->len; k++)
+    g_array_append_val(gone, g_array_index(g->done_at.heap, Event, k).who);
+  g_array_set_size(g->prefilling, 0);
+  g_array_set_size(g->pre, 0), g_array_set_size(g->pre_tok, 0);
+  event_queue_clear(&g->done_at);
+  event_queue_init(&g->done_at);
+  if (g->busy)
+    heap_remove(s->stepping, g);
+  g->busy = g->pbusy = FALSE;
+  g->n_dec = 0, g->ctx_sum = 0, g->kv_used = 0, g->routed = 0;
+  eng_configure(g, g->role, g->e, s->p, s->prefixes); /* empty ranks, a fresh prefix cache */
+  g->down = TRUE;
+  s->failures++;
+  count_down(s, 1);
+  push_external(s, s->now + s->p->repair_time, EV_REPAIR, g->id);
+  for (guint k = 0; k < gone->len; k++)
+    retry_or_lose(s, g_array_index(gone, int, k));
+}
+
+static void repair(Sim *s, Eng *g)
+{
+  g->down = FALSE;
+  count_down(s, -1);
+  push_external(s, s->now + time_to_failure(s, g), EV_FAIL, g->id);
+  if (g->role != ROLE_DECODE)
+    dispatch_held(s);
 }
 
 static void reconfigured(Sim *s, Eng *g)
@@ -907,7 +1027,7 @@ static double queued(Sim *s, Role role, int *engines)
   *engines = 0;
   for (guint k = 0; k < s->engs->len; k++) {
     Eng *g = s->engs->pdata[k];
-    if (g->role != role || g->draining || g->reconfiguring)
+    if (g->role != role || g->draining || g->reconfiguring || g->down)
       continue;
     (*engines)++;
     q += g_queue_get_length(&g->waiting) + (role == ROLE_PREFILL ? g->prefilling->len : 0);
@@ -1029,6 +1149,12 @@ static void measure(Sim *s, SimResult *out)
   out->cache_host_rate = cached && s->p->cache_host > 0 ? s->reload_tokens[CACHE_HOST] / s->prompt_tokens : NAN;
   out->cache_storage_rate = cached && s->p->cache_storage > 0 ? s->reload_tokens[CACHE_STORAGE] / s->prompt_tokens : NAN;
   out->cache_remote_rate = cached && s->p->cache_remote > 0 ? s->reload_tokens[CACHE_REMOTE] / s->prompt_tokens : NAN;
+  out->failures = out->lost = out->retried = out->availability = NAN;
+  if (s->p->failures) { /* over the whole run */
+    count_down(s, 0);
+    out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
+    out->availability = s->now > 0 ? 1 - s->down_area / (s->now * s->engs->len) : 1;
+  }
 }
 
 static char *check(const Engine *e, double ctx)
@@ -1056,6 +1182,8 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   if (!why && d && p->planner && (e->gpus != d->gpus || !check_both(e, d, memory_context(d, isl, osl, FALSE))))
     why = g_strdup("the planner moves engines between the pools: prefill and decode engines need the same "
                    "GPUs, each able to hold either role");
+  if (!why && p->failures && p->green_prefill_sms > 0)
+    why = g_strdup("failures with Green Contexts are not simulated");
   if (why) {
     *why_out = why;
     return NULL;
@@ -1096,8 +1224,16 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   sp->pre_e = d ? e : NULL, sp->dec_e = d;
   for (int k = 0; d && k < dec; k++)
     g_ptr_array_add(sp->engs, eng_new(ROLE_DECODE, d, p, sp->prefixes));
-  for (guint k = 0; k < sp->engs->len; k++)
-    ((Eng *)sp->engs->pdata[k])->id = (int)k;
+  for (guint k = 0; k < sp->engs->len; k++) {
+    Eng *g = sp->engs->pdata[k];
+    g->id = (int)k;
+    g->nodes = (int)ceil((double)g->e->gpus / MAX(g->e->sys->gpus_per_node, 1));
+  }
+  if (p->failures) { /* a stream of its own: turning failures on leaves the workload's draws alone */
+    sp->fail_rand = g_rand_new_with_seed((guint32)p->seed ^ 0x5eed1e55u);
+    for (guint k = 0; k < sp->engs->len; k++)
+      push_external(sp, time_to_failure(sp, sp->engs->pdata[k]), EV_FAIL, (int)k);
+  }
   network_init(&sp->net);
   if (d) { /* each engine's NVLink and NIC ports, one link each way, its GPUs' bandwidth together */
     CommLinks l;
@@ -1187,7 +1323,8 @@ static void series_row(Sim *s, double end, double length)
     gpus += ((const Eng *)s->engs->pdata[k])->e->gpus;
   SeriesRow row = { .t = end, .offered = s->series_arrivals / length, .served = s->series_done / length,
                     .out_tok_s = s->series_tokens / length, .in_flight = (double)s->created - s->completed,
-                    .gpu_activity = MIN(s->series_act / (length * gpus), 1), .facility_w = NAN };
+                    .gpu_activity = MIN(s->series_act / (length * gpus), 1), .facility_w = NAN,
+                    .engines_down = s->down };
   double q[2];
   static const double at[2] = { 0.5, 0.9 };
   if (s->series_ttft->len) {
@@ -1250,6 +1387,10 @@ gboolean sim_step(Sim *s)
     start_transfer(s, s->engs->pdata[req(s, ev.who)->source], ev.who);
   else if (ev.kind == EV_READY) /* a reloaded prompt is ready for the engine's next step */
     start_step(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_FAIL)
+    fail(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_REPAIR)
+    repair(s, s->engs->pdata[ev.who]);
   else
     kv_arrived(s, ev.who);
   return TRUE;
@@ -1303,6 +1444,8 @@ void sim_free(Sim *s)
     return;
   event_queue_clear(&s->q);
   g_queue_clear(&s->held);
+  if (s->fail_rand)
+    g_rand_free(s->fail_rand);
   network_clear(&s->net);
   workload_clear(&s->w);
   g_array_unref(s->reqs);

@@ -43,6 +43,9 @@ typedef struct {
                            * no shared context, or caching off) */
   double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of them, the share reloaded from
                            * the host, storage and remote tiers (NAN: no such tier) */
+  /* failures (SimConfig.failures; NAN without): engines failed in the window, the requests on them
+   * lost or sent again, and the engines' share of the window in service */
+  double failures, lost, retried, availability;
 } SimResult;
 
 /* One interval of a run's time series (SimConfig.series): what arrived and was served, the load in
@@ -56,6 +59,7 @@ typedef struct {
   double gpu_activity;       /* mean over the deployment's GPUs (0 idle .. 1 TDP) */
   double facility_w;         /* facility power the interval's activity draws (the caller's factory
                               * arithmetic; NAN from the simulation) */
+  double engines_down;       /* engines out of service at its end (failures) */
 } SeriesRow;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not

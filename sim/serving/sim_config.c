@@ -30,6 +30,8 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .prefix_groups = p->workload.prefix_groups, .prefix_cache = p->serving.prefix_cache,
     .cache_block = p->serving.cache_block, .cache_host = p->serving.cache_host,
     .cache_storage = p->serving.cache_storage, .cache_remote = p->serving.cache_remote,
+    .failures = p->factory.failures, .retry = p->factory.retry, .gpu_mtbf = p->factory.gpu_mtbf,
+    .node_mtbf = p->factory.node_mtbf, .repair_time = p->factory.repair_time,
   };
 }
 

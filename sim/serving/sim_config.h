@@ -41,6 +41,9 @@ typedef struct {
   double plan_interval, plan_reconfigure, plan_threshold;
   double green_prefill_sms;   /* SM share of the prefill stream (0: one stream) */
   double oversubscription;    /* of the scale-out fabric cross-domain KV transfers cross */
+  /* failures: per-GPU and per-node mean times between them, an engine's time out, retry or lose */
+  gboolean failures, retry;
+  double gpu_mtbf, node_mtbf, repair_time;
   /* the SLO the goodput counts */
   double min_tok_s_per_user, max_ttft;
   /* a time series of the run (SeriesRow, serving_sim.h), a row per SERIES_INTERVAL s, appended to
