@@ -127,8 +127,10 @@ static void draw(cairo_t *cr, const SeriesPoint *pts, guint n, const SeriesChart
   double unit = time_unit(t_hi, &unit_name);
   double h = (HEIGHT - TOP - BOTTOM - 2 * GAP) / 3.0;
   Panel load = { TOP, TOP + h, 0, 1, FALSE, "load: requests/s offered (grey) and served (blue)" };
-  g_autofree char *power_title = g_strdup_printf("power: %s%s", c->power_unit,
-                                                 isfinite(c->power_limit) ? " (dashed: provisioned)" : "");
+  g_autofree char *power_title = g_strdup_printf("power: %s%s%s%s", c->power_unit,
+                                                 isfinite(c->power_limit) ? " (dashed: " : "",
+                                                 isfinite(c->power_limit) ? c->limit_name : "",
+                                                 isfinite(c->power_limit) ? ")" : "");
   Panel power = { TOP + h + GAP, TOP + 2 * h + GAP, 0, 1, FALSE, power_title };
   Panel lat = { TOP + 2 * (h + GAP), TOP + 3 * h + 2 * GAP, 1, 10, TRUE, "latency: TTFT ms, p50 (green) and p90 (red), log scale" };
   size_t lf[] = { offsetof(SeriesPoint, offered), offsetof(SeriesPoint, served) };
@@ -213,7 +215,8 @@ gboolean series_chart_gnuplot(const SeriesPoint *p, guint n, const SeriesChart *
   if (isfinite(c->power_limit) && c->power_limit > 0) {
     g_string_append_printf(sc, ", %.6g with lines dt 2 lw 1.5 lc rgb ", c->power_limit);
     draw_gp_colour(sc, OFFERED);
-    g_string_append(sc, " title 'provisioned'");
+    g_string_append(sc, " title ");
+    draw_gp_string(sc, c->limit_name);
   }
   g_string_append(sc, "\nset logscale y\nset ylabel 'TTFT ms'\nset xlabel ");
   draw_gp_string(sc, unit_name);

@@ -21,6 +21,7 @@ typedef struct {
   const char *title;
   const char *power_unit;
   double power_limit;
+  const char *limit_name;    /* what the limit is, e.g. "provisioned" or "the envelope" */
 } SeriesChart;
 
 /* Draws N points to PATH (.png, .svg or .pdf), through a temporary file and a rename. */

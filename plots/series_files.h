@@ -12,9 +12,9 @@
 /* Writes SERIES (SeriesRow) to PATH as CSV, GPU power from each interval's activity on SYS. */
 gboolean series_files_csv(const char *path, GArray *series, const SystemSpec *sys, GError **error);
 /* Draws SERIES to PATH (.png, .svg or .pdf) and its gnuplot twin PATH.gp under TITLE: the power
- * panel is the facility's MW drawn against the BUDGET_W it is provisioned for where the rows carry
- * it (a floor), else W per GPU. */
+ * panel is the facility's MW drawn against BUDGET_W (what it is provisioned for, or its envelope:
+ * BUDGET_NAME) where the rows carry it (a floor), else W per GPU. */
 gboolean series_files_chart(const char *path, GArray *series, const SystemSpec *sys, const char *title,
-                            double budget_w, GError **error);
+                            double budget_w, const char *budget_name, GError **error);
 
 #endif

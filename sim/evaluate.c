@@ -219,7 +219,8 @@ static char *floor_size(const Point *pt, Floor *f)
 
 /* The point as the floor's simulated part: SIMULATED copies of its deployment with their share of
  * the demand (a router spreading it evenly gives each copy 1/COPIES), the run as long as the
- * workload's duration (or its share of the floor's requests). */
+ * workload's duration (its figures after the first tenth of it, unless a warm-up is given), or its
+ * share of the floor's requests. */
 static void floor_share(const Floor *f, ScenarioParams *p)
 {
   double share = f->simulated / f->copies;
@@ -231,7 +232,15 @@ static void floor_share(const Floor *f, ScenarioParams *p)
   WorkloadParams *w = &p->workload;
   w->rate *= share;
   w->users = (int)MAX(1, round(w->users * share));
-  w->requests = w->duration > 0 && w->arrival != ARRIVAL_CLOSED ? G_MAXINT : (int)MAX(1, ceil(w->requests * share));
+  if (w->duration > 0 && w->arrival != ARRIVAL_CLOSED) {
+    /* the run lasts its duration: the requests are what arrives, and a steady window opens after
+     * the first tenth of the time (as it would after the first tenth of the requests) */
+    w->requests = G_MAXINT;
+    if (w->window == WINDOW_STEADY && w->warmup <= 0)
+      w->warmup = w->duration / 10;
+  } else {
+    w->requests = (int)MAX(1, ceil(w->requests * share));
+  }
 }
 
 /* The simulated part's time series as the floor's: its load times the copies per simulated one, and
@@ -247,6 +256,33 @@ static void floor_series(const Point *pt, double scale, GArray *series, gsize fr
     factory_plan(&pt->system, &fs, power_gpu(&pt->system, r->gpu_activity, 1), 0, &fp);
     r->facility_w = fp.avg_facility_w;
   }
+}
+
+/* The power envelope's figures for the simulation (factory.envelope): the facility power a GPU
+ * drawing W stands for is linear in W (its share of the node, the fabric, the rest of the IT and the
+ * PUE: factory_plan at idle and at TDP), and the envelope's share per GPU of the factory. NULL, or
+ * why the factory has no fixed size to share it over. */
+static char *envelope(const Point *pt, SimConfig *sim)
+{
+  const FactoryParams *f = &pt->p.factory;
+  if (f->power_policy == POWER_POLICY_NONE)
+    return NULL;
+  if (f->provisioning == PROVISION_DRAWN && f->factory_gpus == 0)
+    return g_strdup("factory.envelope: with factory.provisioning: drawn the factory's size follows what it draws; "
+                    "give factory.gpus to hold a fixed floor to the envelope");
+  const SystemSpec *sys = &pt->system;
+  FactorySpec fs;
+  FactoryPlan lo, hi;
+  evaluate_factory_spec(f, sys, &fs);
+  factory_plan(sys, &fs, sys->idle_power, 0, &lo);
+  factory_plan(sys, &fs, sys->tdp, 0, &hi);
+  if (!(lo.gpus > 0) || !(sys->tdp > sys->idle_power))
+    return g_strdup("factory.envelope: the factory holds no GPU to share the envelope over");
+  double f_lo = lo.avg_facility_w / lo.gpus, f_hi = hi.avg_facility_w / hi.gpus;
+  sim->power_slope = (f_hi - f_lo) / (sys->tdp - sys->idle_power);
+  sim->power_fixed = f_lo - sim->power_slope * sys->idle_power;
+  sim->envelope_per_gpu = f->power_budget / lo.gpus;
+  return NULL;
 }
 
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
@@ -285,6 +321,13 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   Deployment d;
   Outcome o;
   point_deployment(&share, prof, &sim, &d);
+  char *no_envelope = envelope(pt, &sim);
+  if (no_envelope) {
+    row->status = OUTCOME_INFEASIBLE;
+    g_free(row->reason);
+    row->reason = no_envelope;
+    return;
+  }
   sim.series_interval = interval, sim.series = series;
   row->config = deployment_label(&d);
   if (pt->p.factory.floor) { /* the label of the whole floor, not of its simulated part */
@@ -327,6 +370,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   row->failures = o.failures, row->requests_lost = o.lost, row->requests_retried = o.retried;
   row->availability = o.availability;
+  row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w;
   if (pt->p.factory.floor) { /* the sample's counts stand for the floor's */
     double scale = fl.copies / fl.simulated;
     row->failures *= scale, row->requests_lost *= scale, row->requests_retried *= scale;

@@ -84,6 +84,7 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   out->cache_host_rate = sr.cache_host_rate, out->cache_storage_rate = sr.cache_storage_rate;
   out->cache_remote_rate = sr.cache_remote_rate;
   out->failures = sr.failures, out->lost = sr.lost, out->retried = sr.retried, out->availability = sr.availability;
+  out->shed = sr.shed, out->mean_cap_w = sr.mean_cap_w;
 }
 
 void predict(const Deployment *d, PredictMethod method, Outcome *out)
@@ -96,7 +97,7 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
                         &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
                         &out->offered_req_s, &out->cache_hit_rate, &out->cache_host_rate,
                         &out->cache_storage_rate, &out->cache_remote_rate, &out->failures, &out->lost,
-                        &out->retried, &out->availability };
+                        &out->retried, &out->availability, &out->shed, &out->mean_cap_w };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;
   if (method == METHOD_STEADY)

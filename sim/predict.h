@@ -56,6 +56,7 @@ typedef struct {
   double it_w_per_gpu;         /* W per GPU at the wall (its share of the node, NICs, switches) */
   double failures, lost, retried, availability; /* engines failed, requests lost and sent again, the
                                 * engines' share of the run in service (event simulation, failures) */
+  double shed, mean_cap_w;     /* the power envelope: share of requests turned away, the mean GPU cap */
   /* the load against the deployment's ceilings (predict_judge_load) */
   double slots;                /* sequences the deployment runs at once (decode engines x batch) */
   double capacity_req_s;       /* requests/s it serves saturated (steady state) */

@@ -65,6 +65,8 @@ const ResultColumn result_columns[] = {
   { "requests_lost", RC_NUM, O(requests_lost), "factory.failures: requests lost with a failed engine (retry off, or no engine left to take them)" },
   { "requests_retried", RC_NUM, O(requests_retried), "factory.failures: requests sent again after their engine failed (their latency counts from the first arrival)" },
   { "availability", RC_NUM, O(availability), "factory.failures: the engines' share of the run in service" },
+  { "shed_rate", RC_NUM, O(shed_rate), "factory.envelope: share of the offered requests turned away to hold the facility's power envelope (policy shed)" },
+  { "mean_power_cap_w", RC_NUM, O(mean_power_cap_w), "factory.envelope: the GPUs' power cap averaged over the run, W (the TDP while uncapped)" },
   { "step_ms", RC_NUM, O(step_ms), "time of one decode step, ms" },
   { "cache_hit_rate", RC_NUM, O(cache_hit_rate), "share of prompt tokens found in the engines' prefix caches (sessions, shared prefixes): measured by the event simulation, the given or the workload's reuse in the steady state; empty without shared context" },
   { "cache_host_rate", RC_NUM, O(cache_host_rate), "share of prompt tokens reloaded from the host-memory tier of the KV offload (in cache_hit_rate too; des, with serving.prefix_cache.host)" },

@@ -138,6 +138,84 @@ START_TEST(floor_that_cannot_be_sized)
 }
 END_TEST
 
+static const char *const ENVELOPE_FLOOR =
+  "name: envelope\n"
+  "system: h200-sxm-hgx8\n"
+  "model: llama-3.1-8b\n"
+  "seed: 3\n"
+  "workload:\n"
+  "  input: {dist: lognormal, mean: 4096, sigma: 0.5, max: 32768}\n"
+  "  output: {dist: exponential, mean: 128, max: 4096}\n"
+  "  arrival: {kind: poisson, rate: 60 req/s, curve: '0.25 1', period: 10 min}\n"
+  "  duration: 20 min\n"
+  "serving:\n"
+  "  precision: fp8\n"
+  "  aggregated: {workers: 1, tp: 1, max_batch: 64}\n"
+  "factory:\n"
+  "  gpus: 64\n"
+  "  power_budget: %.6g W\n"
+  "  floor: {simulate: true, sample_engines: 16, series_interval: 30 s}\n"
+  "  envelope: {policy: %s}\n";
+
+/* The mean facility draw of the series rows in (FROM, TO] s. */
+static double mean_draw(GArray *series, double from, double to)
+{
+  double sum = 0;
+  int n = 0;
+  for (guint i = 0; i < series->len; i++) {
+    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    if (r->t > from && r->t <= to)
+      sum += r->facility_w, n++;
+  }
+  ck_assert(n > 0);
+  return sum / n;
+}
+
+/* The power envelope binds where the arithmetic says. A floor of 64 H200s (Llama 3.1 8B, 4k
+ * prompts: prefill-heavy, so the draw follows the load) through ten minutes at 15 req/s, then ten
+ * at 60, draws L and then H > L with no envelope (a budget far above both). An envelope E = (L + H)
+ * / 2 then leaves the quiet half alone (uncapped: the cap stays at the 700 W TDP, the draw L within
+ * 1%) and binds in the busy half: capped, the draw sits at E (within 2% from the second minute on,
+ * each half-minute at most 2% above); shedding, the same with requests turned away instead (none
+ * in the quiet half). */
+START_TEST(power_envelope_binds)
+{
+  g_autofree char *free_text = g_strdup_printf(ENVELOPE_FLOOR, 10e6, "none");
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  g_autoptr(GArray) free_run = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
+  evaluate_text(free_text, rows, 0, free_run);
+  double low = mean_draw(free_run, 60, 600), high = mean_draw(free_run, 720, 1200);
+  ck_assert_msg(high > 1.15 * low, "the busy half draws %g W, the quiet %g W", high, low);
+  double envelope = (low + high) / 2;
+  rows_free(g_steal_pointer(&rows));
+  static const char *const policies[] = { "cap", "shed" };
+  for (int k = 0; k < 2; k++) {
+    g_autofree char *text = g_strdup_printf(ENVELOPE_FLOOR, envelope, policies[k]);
+    rows = g_ptr_array_new();
+    g_autoptr(GArray) series = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
+    evaluate_text(text, rows, 0, series);
+    ck_assert_int_eq(((const ResultRow *)rows->pdata[0])->status, OUTCOME_OK);
+    ck_assert_close(mean_draw(series, 60, 600), low, 0.01);
+    ck_assert_close(mean_draw(series, 720, 1200), envelope, 0.02);
+    for (guint i = 0; i < series->len; i++) {
+      const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+      if (r->t <= 600 && k == 0)
+        ck_assert_double_eq(r->power_cap_w, 700);
+      if (r->t <= 600 && k == 1)
+        ck_assert_double_eq(r->shed, 0);
+      if (r->t > 720)
+        ck_assert_msg(r->facility_w <= 1.02 * envelope, "%s: %g W at %g s, envelope %g W", policies[k],
+                      r->facility_w, r->t, envelope);
+      if (r->t > 720 && k == 0)
+        ck_assert(r->power_cap_w < 700);
+      if (r->t > 720 && k == 1)
+        ck_assert(r->shed > 0);
+    }
+    rows_free(g_steal_pointer(&rows));
+  }
+}
+END_TEST
+
 static Suite *suite(void)
 {
   Suite *s = suite_create("floor");
@@ -146,6 +224,7 @@ static Suite *suite(void)
   tcase_add_test(tc, fast_path_agrees_with_the_whole_floor);
   tcase_add_test(tc, floor_series_is_the_floors);
   tcase_add_test(tc, floor_that_cannot_be_sized);
+  tcase_add_test(tc, power_envelope_binds);
   suite_add_tcase(s, tc);
   return s;
 }

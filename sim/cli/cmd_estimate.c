@@ -226,7 +226,7 @@ int cmd_estimate(int argc, char **argv)
   evaluate_point_series(&pt, &prof, &row, interval, series);
   g_autofree char *title = g_strdup_printf("%s on %s: %s", row.model, row.system, row.config ? row.config : "");
   if ((series_path && !series_files_csv(series_path, series, &pt.system, &err)) ||
-      (chart_path && !series_files_chart(chart_path, series, &pt.system, title, pt.p.factory.power_budget, &err))) {
+      (chart_path && !series_files_chart(chart_path, series, &pt.system, title, NAN, "", &err))) {
     result_row_clear(&row);
     point_clear(&pt);
     profile_clear(&prof);

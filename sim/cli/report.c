@@ -224,10 +224,12 @@ gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gp
   g_autofree char *png = g_strdup_printf("%s/series/%s.png", (const char *)dir, name);
   g_autofree char *title = g_strdup_printf("%s on %s, the floor (%.0f engines): %s", row->model, row->system,
                                            row->floor_engines, row->config ? row->config : "");
+  /* the envelope where one is held, else what the facility is provisioned for */
+  gboolean held = pt->p.factory.power_policy != POWER_POLICY_NONE;
+  double limit = held ? pt->p.factory.power_budget : row->facility_mw * 1e6;
+  const char *limit_name = held ? "the envelope" : "provisioned";
   return series_files_csv(csv, series, &pt->system, error) &&
-         (series->len == 0 || series_files_chart(png, series, &pt->system, title,
-                                                 isfinite(row->facility_mw) ? row->facility_mw * 1e6 : pt->p.factory.power_budget,
-                                                 error));
+         (series->len == 0 || series_files_chart(png, series, &pt->system, title, limit, limit_name, error));
 }
 
 void report_series_clear(const char *dir)

@@ -23,6 +23,7 @@ typedef enum { FABRIC_INFINIBAND, FABRIC_ETHERNET } FabricKind;
 typedef enum { START_SPREAD, START_TOGETHER } StartKind;
 typedef enum { WINDOW_STEADY, WINDOW_ALL } WindowKind;
 typedef enum { PARALLELISM_MANUAL, PARALLELISM_AUTO } ParallelismKind;
+typedef enum { POWER_POLICY_NONE, POWER_POLICY_CAP, POWER_POLICY_SHED } PowerPolicy;
 
 extern const char *const framework_names[];
 extern const char *const percentile_names[]; /* "p50", "p90", "p99" */
@@ -125,6 +126,10 @@ typedef struct {
   gboolean failures;
   double gpu_mtbf, node_mtbf, repair_time;
   gboolean retry;
+  /* held to power_budget as the load draws it: GPUs' power capped, or requests turned away,
+   * looked at every POWER_PERIOD s */
+  PowerPolicy power_policy;
+  double power_period;
 } FactoryParams;
 
 typedef enum { PCT_P50, PCT_P90, PCT_P99 } Percentile;

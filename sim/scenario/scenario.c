@@ -22,6 +22,7 @@ static const char *const optics_names[] = { "pluggable", "cpo", NULL };
 static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
 static const char *const provisioning_names[] = { "nameplate", "component", "drawn", NULL };
 static const char *const parallelism_names[] = { "manual", "auto", NULL };
+static const char *const power_policy_names[] = { "none", "cap", "shed", NULL };
 static const char *const engine_names[] = { "auto", "steady", "des", "simgrid", NULL };
 static const char *const start_names[] = { "spread", "together", NULL };
 static const char *const window_names[] = { "steady", "all", NULL };
@@ -155,6 +156,9 @@ static const KtKey keys[] = {
   BOOL("factory.floor.simulate", factory.floor, "false", "on: the point's deployment fills the factory (factory.gpus, or the racks the power budget provisions) and one router spreads the workload over all of it: workload.arrival.rate (or users) is the whole floor's demand, and the run lasts workload.duration (else workload.requests of the floor's); run writes the floor's time series and day chart per point (series/)"),
   INT("factory.floor.sample_engines", factory.sample_engines, "64", "the fast path: engines simulated in full, whole deployments of the point, with their share of the demand (the router's share: the rest serve alike); 0 = every engine of the floor", KT_NONNEG),
   NUM("factory.floor.series_interval", factory.series_interval, DIM_TIME, "1 min", "a row of the floor's time series per interval (offered and served load, in flight, TTFT, tok/s, drawn power); 0 = none", KT_NONNEG),
+  GROUP("factory.envelope", "the facility's power envelope (factory.power_budget) held as the load draws it (event simulation): what the floor draws is looked at every period, and above the envelope the GPUs are capped or requests turned away; it binds where more racks are installed than the budget powers at full load (factory.gpus, or provisioning: drawn)"),
+  ENUM("factory.envelope.policy", factory.power_policy, power_policy_names, "none", "none (the envelope is not enforced: drawn power is reported), cap (a power cap on every GPU, lowered while the facility draws more than the envelope and raised again below it: compute-bound steps slow) or shed (requests turned away in the share that brings the draw under it)"),
+  NUM("factory.envelope.period", factory.power_period, DIM_TIME, "1 s", "how often the controller looks at the facility's draw (data-centre power capping reacts in seconds)", KT_POSITIVE),
   GROUP("factory.failures", "GPU and node failures (event simulation): an engine stops when a GPU or a node of it fails, its requests are sent again elsewhere (or lost) and its KV cache is gone, until it is repaired; the router and the planner skip it meanwhile. Defaults: Meta's Llama 3 405B run (16,384 H100s, 54 days, 419 unexpected interruptions)"),
   BOOL("factory.failures.enabled", factory.failures, "false", "on: draw failures for every engine"),
   NUM("factory.failures.gpu_mtbf", factory.gpu_mtbf, DIM_TIME, "86000 h", "mean time between failures of one GPU: GPU, HBM, SRAM, NVLink (Llama 3: 246 of the 419 interruptions in 21.2 M GPU-hours)", KT_POSITIVE),

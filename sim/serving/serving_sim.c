@@ -5,6 +5,7 @@
 #include "memory.h"
 #include "metrics.h"
 #include "network.h"
+#include "power.h"
 #include "prefix_cache.h"
 #include "scheduler.h"
 #include "stats.h"
@@ -20,7 +21,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER };
 
 typedef struct {
   double arrival, first, done;
@@ -144,8 +145,16 @@ struct Sim {
   int down;
   double down_area, down_since;
   double failures, lost, retried;
+  /* the engines' own copies of what they are (Engine): the power envelope's controller changes
+   * their power limit as it caps; the static limit they came with; the cap now (0: none), its
+   * time integral, the share of arrivals turned away, the activity drawn since the last look */
+  Engine own[2];
+  double base_limit[2];
+  double cap, cap_area, shed_p, shed, power_act, power_t;
+  double drawn;           /* the facility's draw per GPU as the controller sees it (smoothed), W */
+  GRand *power_rand;
   /* the time series (SimConfig.series): the interval under way and what it has seen */
-  double series_end, series_arrivals, series_done, series_tokens, series_act;
+  double series_end, series_arrivals, series_done, series_tokens, series_act, series_shed;
   GArray *series_ttft;    /* double: TTFTs of the requests done in the interval */
 };
 
@@ -498,6 +507,8 @@ static void account_step(Sim *s, Eng *g, const StepTime *t, int steps, int n_dec
   s->steps += (guint64)steps;
   if (s->series_ttft) /* the interval it starts in takes the step */
     s->series_act += steps * t->total * t->activity * sm_share * g->e->gpus;
+  if (s->p->power_policy != POWER_POLICY_NONE) /* and the envelope's controller, next time it looks */
+    s->power_act += steps * t->total * t->activity * sm_share * g->e->gpus;
   if (!metrics_window_open(s->m, s->now))
     return;
   g->busy_activity += steps * t->total * t->activity * sm_share;
@@ -1009,6 +1020,61 @@ static void repair(Sim *s, Eng *g)
     dispatch_held(s);
 }
 
+/* The GPUs of the run. */
+static double sim_gpus(const Sim *s)
+{
+  double gpus = 0;
+  for (guint k = 0; k < s->engs->len; k++)
+    gpus += ((const Eng *)s->engs->pdata[k])->e->gpus;
+  return gpus;
+}
+
+/* The power envelope's controller (SimConfig.power_policy): from the activity the GPUs drew since it
+ * last looked, the facility's draw per GPU, smoothed over a few periods (an exponential average of
+ * weight 0.3: one period's steps are a noisy sample); above the envelope the dynamic part of the
+ * GPUs' power (above idle) is scaled down to what the envelope leaves, by a lower cap or by turning
+ * that share of the requests away; below 98% of it, back up by at most 10% a period. */
+static void power_control(Sim *s)
+{
+  const SimConfig *p = s->p;
+  const SystemSpec *sys = s->own[0].sys;
+  double idle = sys->idle_power, tdp = sys->tdp;
+  double act = s->power_act / (MAX(s->now - s->power_t, 1e-9) * sim_gpus(s));
+  double now_w = p->power_fixed + p->power_slope * power_gpu(sys, act, 1);
+  s->drawn = s->drawn > 0 ? 0.7 * s->drawn + 0.3 * now_w : now_w;
+  double facility = s->drawn, gpu_w = (facility - p->power_fixed) / p->power_slope;
+  double target = (p->envelope_per_gpu - p->power_fixed) / p->power_slope; /* GPU W the envelope allows */
+  double ratio = gpu_w > idle ? (target - idle) / (gpu_w - idle) : 1.1;
+  gboolean over = facility > p->envelope_per_gpu, under = facility < 0.98 * p->envelope_per_gpu;
+  s->cap_area += (s->cap > 0 ? s->cap : tdp) * (s->now - s->power_t);
+  s->power_act = 0, s->power_t = s->now;
+  if (p->power_policy == POWER_POLICY_CAP && (over || (under && s->cap > 0))) {
+    double cap = s->cap > 0 ? s->cap : tdp;
+    cap = idle + (cap - idle) * CLAMP(ratio, 0, 1.1);
+    cap = MAX(cap, idle + 0.05 * (tdp - idle)); /* a board runs at its lowest clock, not below */
+    s->cap = cap >= tdp ? 0 : cap;
+    for (int k = 0; k < 2; k++) {
+      double base = s->base_limit[k] > 0 ? s->base_limit[k] : tdp;
+      s->own[k].power_limit = s->cap > 0 ? MIN(base, s->cap) : s->base_limit[k];
+    }
+  } else if (p->power_policy == POWER_POLICY_SHED && (over || (under && s->shed_p > 0))) {
+    double keep = (1 - s->shed_p) * CLAMP(ratio, 0, 1.1);
+    s->shed_p = 1 - CLAMP(keep, 0.01, 1);
+  }
+  /* while anything is left to do: a run whose requests are done ends */
+  if (!s->stop && (s->created > s->completed || s->q.heap->len > 0 || s->stepping->len > 0))
+    push_external(s, s->now + p->power_period, EV_POWER, 0);
+}
+
+/* Whether the envelope turns the arriving request away (SimConfig.power_policy shed). */
+static gboolean shed(Sim *s)
+{
+  if (s->shed_p <= 0 || g_rand_double(s->power_rand) >= s->shed_p)
+    return FALSE;
+  s->shed++, s->series_shed++, s->series_arrivals++; /* offered all the same */
+  return TRUE;
+}
+
 static void reconfigured(Sim *s, Eng *g)
 {
   Role to = g->role == ROLE_PREFILL ? ROLE_DECODE : ROLE_PREFILL;
@@ -1070,7 +1136,7 @@ static void arrival(Sim *s, int who)
   const SimConfig *p = s->p;
   if (p->arrival == ARRIVAL_TRACE || p->trace) {
     const TraceRow *t = workload_trace_next(&s->w);
-    Req *r = t ? new_request(s, -1, t->isl, t->osl) : NULL;
+    Req *r = t && !shed(s) ? new_request(s, -1, t->isl, t->osl) : NULL;
     if (r && s->contexts) { /* what the trace says the prompt shares: its prefix, its session's last turn */
       r->group = t->group, r->session = t->session, r->shared = t->prefix;
       double last = t->session >= 0 ? GPOINTER_TO_SIZE(g_hash_table_lookup(s->contexts, GINT_TO_POINTER(t->session + 1)))
@@ -1085,6 +1151,10 @@ static void arrival(Sim *s, int who)
   }
   s->w.now = s->now;
   int isl = workload_input(&s->w), osl = workload_output(&s->w);
+  if (p->arrival == ARRIVAL_CLOSED && shed(s)) { /* turned away: the user tries again later */
+    push_external(s, s->now + p->power_period, EV_ARRIVAL, who);
+    return;
+  }
   if (p->arrival == ARRIVAL_CLOSED) {
     if (!s->prefixes) {
       new_request(s, who, isl, osl);
@@ -1106,8 +1176,8 @@ static void arrival(Sim *s, int who)
     r->shared = p->shared_prefix, r->history = u->history;
     return;
   }
-  Req *r = new_request(s, -1, isl, osl); /* open loop: the next arrival follows its own clock */
-  if (s->prefixes && p->shared_prefix > 0) { /* sessions need a closed loop: a shared prefix does not */
+  Req *r = shed(s) ? NULL : new_request(s, -1, isl, osl); /* open loop: the next arrival follows its own clock */
+  if (r && s->prefixes && p->shared_prefix > 0) { /* sessions need a closed loop: a shared prefix does not */
     r->group = p->prefix_groups > 1 ? g_rand_int_range(s->w.rand, 0, p->prefix_groups) : 0;
     r->shared = p->shared_prefix;
     r->isl = (int)MIN(r->isl + p->shared_prefix, (double)G_MAXINT / 2);
@@ -1154,6 +1224,14 @@ static void measure(Sim *s, SimResult *out)
     count_down(s, 0);
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
     out->availability = s->now > 0 ? 1 - s->down_area / (s->now * s->engs->len) : 1;
+  }
+  out->shed = out->mean_cap_w = NAN;
+  if (s->p->power_policy != POWER_POLICY_NONE) { /* over the whole run */
+    double tdp = s->own[0].sys->tdp;
+    s->cap_area += (s->cap > 0 ? s->cap : tdp) * (s->now - s->power_t);
+    s->power_t = s->now;
+    out->shed = s->created + s->shed > 0 ? s->shed / (s->created + s->shed) : 0;
+    out->mean_cap_w = s->now > 0 ? s->cap_area / s->now : tdp;
   }
 }
 
@@ -1218,6 +1296,9 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
     for (int u = 0; u < p->users; u++)
       sp->users[u] = (User){ .session = -1 };
   }
+  sp->own[0] = *e, sp->own[1] = d ? *d : *e;
+  sp->base_limit[0] = e->power_limit, sp->base_limit[1] = sp->own[1].power_limit;
+  e = &sp->own[0], d = d ? &sp->own[1] : NULL;
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
     g_ptr_array_add(sp->engs, eng_new(d ? ROLE_PREFILL : ROLE_AGG, e, p, sp->prefixes));
@@ -1275,6 +1356,10 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   if (p->planner && d)
     push_external(sp, p->plan_interval, EV_PLAN, 0);
+  if (p->power_policy != POWER_POLICY_NONE && p->envelope_per_gpu > 0 && p->power_slope > 0) {
+    sp->power_rand = g_rand_new_with_seed((guint32)p->seed ^ 0x90e1e5u);
+    push_external(sp, p->power_period, EV_POWER, 0);
+  }
   /* WINDOW_ALL counts every request from t = 0, as a benchmark client does */
   MetricsConfig mc = { .start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1, .target = sp->target,
                        .warmup = p->warmup, .max_ttft = p->max_ttft, .min_tok_s_per_user = p->min_tok_s_per_user };
@@ -1324,7 +1409,9 @@ static void series_row(Sim *s, double end, double length)
   SeriesRow row = { .t = end, .offered = s->series_arrivals / length, .served = s->series_done / length,
                     .out_tok_s = s->series_tokens / length, .in_flight = (double)s->created - s->completed,
                     .gpu_activity = MIN(s->series_act / (length * gpus), 1), .facility_w = NAN,
-                    .engines_down = s->down };
+                    .engines_down = s->down,
+                    .power_cap_w = s->p->power_policy == POWER_POLICY_CAP ? (s->cap > 0 ? s->cap : s->own[0].sys->tdp) : NAN,
+                    .shed = s->series_arrivals > 0 ? s->series_shed / s->series_arrivals : 0 };
   double q[2];
   static const double at[2] = { 0.5, 0.9 };
   if (s->series_ttft->len) {
@@ -1334,7 +1421,7 @@ static void series_row(Sim *s, double end, double length)
     row.ttft_p50 = row.ttft_p90 = NAN;
   }
   g_array_append_val(s->p->series, row);
-  s->series_arrivals = s->series_done = s->series_tokens = s->series_act = 0;
+  s->series_arrivals = s->series_done = s->series_tokens = s->series_act = s->series_shed = 0;
   g_array_set_size(s->series_ttft, 0);
 }
 
@@ -1391,6 +1478,8 @@ gboolean sim_step(Sim *s)
     fail(s, s->engs->pdata[ev.who]);
   else if (ev.kind == EV_REPAIR)
     repair(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_POWER)
+    power_control(s);
   else
     kv_arrived(s, ev.who);
   return TRUE;
@@ -1446,6 +1535,8 @@ void sim_free(Sim *s)
   g_queue_clear(&s->held);
   if (s->fail_rand)
     g_rand_free(s->fail_rand);
+  if (s->power_rand)
+    g_rand_free(s->power_rand);
   network_clear(&s->net);
   workload_clear(&s->w);
   g_array_unref(s->reqs);

@@ -46,13 +46,16 @@ typedef struct {
   /* failures (SimConfig.failures; NAN without): engines failed in the window, the requests on them
    * lost or sent again, and the engines' share of the window in service */
   double failures, lost, retried, availability;
+  /* the power envelope (SimConfig.power_policy; NAN without): the share of offered requests turned
+   * away, and the GPUs' power cap averaged over the run (W) */
+  double shed, mean_cap_w;
 } SimResult;
 
 /* One interval of a run's time series (SimConfig.series): what arrived and was served, the load in
  * flight and the latency of the requests done in it, the GPUs' activity. */
 typedef struct {
   double t;                  /* s: the interval's end */
-  double offered, served;    /* requests/s arriving, completing */
+  double offered, served;    /* requests/s arriving (those the power envelope turns away too), completing */
   double out_tok_s;          /* output tokens/s of the requests completing (their whole answers) */
   double in_flight;          /* requests in the system at its end */
   double ttft_p50, ttft_p90; /* s, of the requests done in it (NAN: none) */
@@ -60,6 +63,8 @@ typedef struct {
   double facility_w;         /* facility power the interval's activity draws (the caller's factory
                               * arithmetic; NAN from the simulation) */
   double engines_down;       /* engines out of service at its end (failures) */
+  double power_cap_w;        /* the envelope's GPU power cap at its end (NAN: none) */
+  double shed;               /* share of its arrivals turned away by the envelope */
 } SeriesRow;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not

@@ -44,6 +44,11 @@ typedef struct {
   /* failures: per-GPU and per-node mean times between them, an engine's time out, retry or lose */
   gboolean failures, retry;
   double gpu_mtbf, node_mtbf, repair_time;
+  /* the power envelope: a GPU drawing W stands for POWER_FIXED + POWER_SLOPE x W of facility power
+   * (its share of the rest of the facility); the controller holds that to ENVELOPE_PER_GPU, every
+   * POWER_PERIOD s, by POWER_POLICY (the caller's factory arithmetic fills the figures) */
+  PowerPolicy power_policy;
+  double power_period, envelope_per_gpu, power_fixed, power_slope;
   /* the SLO the goodput counts */
   double min_tok_s_per_user, max_ttft;
   /* a time series of the run (SeriesRow, serving_sim.h), a row per SERIES_INTERVAL s, appended to
