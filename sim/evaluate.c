@@ -352,7 +352,9 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   g_free(row->reason);
   row->status = o.kind;
   row->reason = g_steal_pointer(&o.reason);
-  row->slots = o.slots, row->capacity_req_s = o.capacity_req_s;
+  /* a floor's simulated part stands for all of it: its deployment-wide figures are the floor's */
+  double scale = pt->p.factory.floor ? fl.copies / fl.simulated : 1;
+  row->slots = o.slots * scale, row->capacity_req_s = o.capacity_req_s * scale;
   if (!outcome_has_figures(o.kind))
     return;
   row->deployment_gpus = o.gpus;
@@ -372,8 +374,8 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->availability = o.availability;
   row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w;
   if (pt->p.factory.floor) { /* the sample's counts stand for the floor's */
-    double scale = fl.copies / fl.simulated;
     row->failures *= scale, row->requests_lost *= scale, row->requests_retried *= scale;
+    row->goodput_req_s *= scale, row->deployment_gpus *= scale; /* the deployment is the floor */
     floor_series(pt, scale, series, series_from);
   }
   if (!evaluate_factory(pt, &o, row))

@@ -3,13 +3,17 @@
  * dollars per million tokens), with the top points of each mode beside it (summary.h). The points
  * come from the same sweep as `run`'s (sweep.h), and the pick is the point the chart annotates
  * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
- * share a folder without spoiling each other's files. Writes DIR/plan.csv. */
+ * share a folder without spoiling each other's files. Writes DIR/plan.csv; with --size, the floor
+ * each point's demand needs (sizing.h) in DIR/sizing.csv. */
 #include "commands.h"
 #include "output_dir.h"
 #include "report.h"
+#include "sizing.h"
 #include "summary.h"
 #include "sweep.h"
+#include "units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -31,6 +35,49 @@ static char *plan_csv(const Summary *sum)
   return g_string_free(out, FALSE);
 }
 
+/* --size: the floor each floor point's demand needs (sizing.h), printed and written to PATH. */
+static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const char *path, gboolean quiet, GError **error)
+{
+  g_autoptr(GString) csv = g_string_new("point,system,config,outcome,racks,gpus,facility_mw,tok_s_per_user,ttft_p90_ms,"
+                                        "availability,tok_s_per_mw,tries\n");
+  printf("Sizing: the fewest racks whose floor meets the SLO%s through the demand\n",
+         goal->min_availability > 0 ? " and the availability" : "");
+  printf("   point  system              racks     GPUs  facility MW  tok/s/user  p90 TTFT s  availability  configuration\n");
+  for (gsize i = 0; i < rs->scenario->n_points; i++) {
+    Point pt;
+    scenario_point(rs->scenario, rs->catalog, i, &pt);
+    if (!pt.p.factory.floor) {
+      point_clear(&pt);
+      continue;
+    }
+    if (!quiet)
+      fprintf(stderr, "aifsim plan: sizing point %" G_GSIZE_FORMAT "...\n", i);
+    Sizing sz;
+    sizing_search(&pt, &rs->profile, goal, &sz);
+    const ResultRow *r = &sz.row;
+    gboolean found = sz.outcome == SIZING_FOUND;
+    g_autofree char *avail = isnan(r->availability) ? g_strdup("-") : g_strdup_printf("%.4f", r->availability);
+    if (found)
+      printf("  %6" G_GSIZE_FORMAT "  %-18s %6.0f %8.0f %12.4g %11.1f %11.3g %13s  %s\n", i, pt.system.id, sz.racks,
+             r->gpus, r->facility_mw, r->tok_s_per_user, r->ttft_p90_ms / 1e3, avail, r->config ? r->config : "");
+    else if (sz.outcome == SIZING_OVER_BUDGET)
+      printf("  %6" G_GSIZE_FORMAT "  %-18s no size meets it within the power budget: at its %.0f racks, %s\n", i,
+             pt.system.id, sz.racks, r->reason ? r->reason : outcome_names[r->status]);
+    else
+      printf("  %6" G_GSIZE_FORMAT "  %-18s %s\n", i, pt.system.id, sizing_outcome_text(sz.outcome));
+    g_string_append_printf(csv, "%" G_GSIZE_FORMAT ",%s,\"%s\",%s,", i, pt.system.id, r->config ? r->config : "",
+                           found ? "found" : sz.outcome == SIZING_OVER_BUDGET ? "over-budget" : "not-a-floor");
+    if (found)
+      g_string_append_printf(csv, "%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%u\n", sz.racks, r->gpus, r->facility_mw,
+                             r->tok_s_per_user, r->ttft_p90_ms, r->availability, r->tok_s_per_mw, sz.tries);
+    else
+      g_string_append_printf(csv, ",,,,,,,%u\n", sz.tries);
+    result_row_clear(&sz.row);
+    point_clear(&pt);
+  }
+  return atomic_file_write(path, csv->str, csv->len, error);
+}
+
 /* The SLO options, over the scenario's plan keys. */
 static gboolean slo_overrides(Scenario *sc, char *const *values, GError **error)
 {
@@ -45,7 +92,8 @@ int cmd_plan(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
   g_autofree char *min_user = NULL, *max_ttft = NULL, *max_tpot = NULL, *percentile = NULL, *format = NULL;
-  g_autofree char *provisioning = NULL;
+  g_autofree char *provisioning = NULL, *availability = NULL;
+  gboolean size = FALSE;
   gint jobs = (gint)g_get_num_processors(), top = 3;
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
@@ -55,6 +103,8 @@ int cmd_plan(int argc, char **argv)
     { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &max_tpot, "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
     { "percentile", 0, 0, G_OPTION_ARG_STRING, &percentile, "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
     { "provisioning", 0, 0, G_OPTION_ARG_STRING, &provisioning, "size the factory by nameplate, component or drawn power (factory.provisioning; drawn: racks provisioned for the operating point's draw)", "HOW" },
+    { "size", 0, 0, G_OPTION_ARG_NONE, &size, "size each floor point (factory.floor.simulate) for its demand: the fewest racks whose floor meets the SLO, by simulating floors of that size (writes sizing.csv)", NULL },
+    { "availability", 0, 0, G_OPTION_ARG_STRING, &availability, "with --size: the engines' share of the run in service the floor must also keep, e.g. 99.9% (factory.failures)", "SHARE" },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode (default 3)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FORMAT" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -73,6 +123,14 @@ int cmd_plan(int argc, char **argv)
     return 2;
   }
   jobs = MIN(jobs, 4 * (int)g_get_num_processors());
+  SizingGoal goal = { 0 };
+  if (availability) {
+    const char *why = NULL;
+    if (!size || !units_parse(availability, DIM_FRACTION, &goal.min_availability, &why) || goal.min_availability > 1) {
+      fprintf(stderr, "aifsim plan: --availability expects a share (e.g. 99.9%% or 0.999) with --size\n");
+      return 2;
+    }
+  }
   g_autoptr(GError) err = NULL;
   g_auto(RunSetup) rs = { 0 };
   int rc = run_setup("plan", argc, argv, &a, &rs, &err);
@@ -100,5 +158,12 @@ int cmd_plan(int argc, char **argv)
   sweep_finish(rs.outdir);
   g_autofree char *footer = g_strdup_printf("Plan: %s; every point: %s/results.csv", csv_path, rs.outdir);
   report_print_summary(&rs, &rep, (SummaryFormat)fmt, footer);
+  if (size) {
+    g_autofree char *sizing_path = g_build_filename(rs.outdir, "sizing.csv", NULL);
+    printf("\n");
+    if (!size_floors(&rs, &goal, sizing_path, a.quiet, &err))
+      return cli_fail("plan", err);
+    printf("Sizing: %s\n", sizing_path);
+  }
   return 0;
 }
