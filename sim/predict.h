@@ -57,6 +57,7 @@ typedef struct {
   double failures, lost, retried, availability; /* engines failed, requests lost and sent again, the
                                 * engines' share of the run in service (event simulation, failures) */
   double shed, mean_cap_w;     /* the power envelope: share of requests turned away, the mean GPU cap */
+  double events, requests;     /* the event simulation's events and requests (its cost) */
   /* the load against the deployment's ceilings (predict_judge_load) */
   double slots;                /* sequences the deployment runs at once (decode engines x batch) */
   double capacity_req_s;       /* requests/s it serves saturated (steady state) */

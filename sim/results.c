@@ -66,6 +66,8 @@ const ResultColumn result_columns[] = {
   { "requests_retried", RC_NUM, O(requests_retried), "factory.failures: requests sent again after their engine failed (their latency counts from the first arrival)" },
   { "availability", RC_NUM, O(availability), "factory.failures: the engines' share of the run in service" },
   { "shed_rate", RC_NUM, O(shed_rate), "factory.envelope: share of the offered requests turned away to hold the facility's power envelope (policy shed)" },
+  { "sim_events", RC_NUM, O(sim_events), "events the event simulation ran (engine steps or runs of them, arrivals, KV transfers, ...): its cost (des)" },
+  { "sim_requests", RC_NUM, O(sim_requests), "requests the event simulation created (a floor's sample: its share of the floor's; des)" },
   { "mean_power_cap_w", RC_NUM, O(mean_power_cap_w), "factory.envelope: the GPUs' power cap averaged over the run, W (the TDP while uncapped)" },
   { "step_ms", RC_NUM, O(step_ms), "time of one decode step, ms" },
   { "cache_hit_rate", RC_NUM, O(cache_hit_rate), "share of prompt tokens found in the engines' prefix caches (sessions, shared prefixes): measured by the event simulation, the given or the workload's reuse in the steady state; empty without shared context" },

@@ -36,6 +36,7 @@ typedef struct {
   double floor_engines, simulated_engines; /* factory.floor.simulate: the floor's engines, and those simulated */
   double failures, requests_lost, requests_retried, availability; /* factory.failures, over the run */
   double shed_rate, mean_power_cap_w; /* factory.envelope, over the run */
+  double sim_events, sim_requests; /* what the event simulation ran: its cost */
   double step_ms;             /* one decode step */
   double cache_hit_rate;      /* share of prompt tokens found in the prefix caches */
   double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of prompt tokens, reloaded from the offload tiers */

@@ -517,6 +517,51 @@ fi
 expect_rc 2 "a bad interval" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.1-8b --series "$out/s2.csv" --interval 0
 [ ! -e "$out/s2.csv" ] && ok || fail "a bad interval writes no series"
 
+# --- the floor simulated as a whole: its series and chart, sizing, the envelope's keys -------------------
+cat >"$out/floor.yaml" <<'ZZEOF'
+name: floor
+system: h200-sxm-hgx8
+model: llama-3.1-8b
+workload:
+  input: {dist: lognormal, mean: 1024, sigma: 0.6}
+  output: {dist: exponential, mean: 200}
+  arrival: {kind: poisson, rate: 40 req/s, curve: '0.5 1', period: 2 min}
+  duration: 4 min
+serving:
+  aggregated: {workers: 1, tp: 1, max_batch: 64}
+  router: [least_loaded, queue]
+factory:
+  gpus: 64
+  floor: {simulate: true, sample_engines: 8, series_interval: 30 s}
+plan: {max_ttft: 2 s, percentile: p90}
+ZZEOF
+expect_rc 0 "run a floor" "$AIFSIM" run "$out/floor.yaml" -o "$out/floor" -j 2
+[ "$(col "$out/floor/results.csv" floor_engines | sort -u)" = 64 ] && [ "$(col "$out/floor/results.csv" simulated_engines | sort -u)" = 8 ] &&
+  ok || fail "a floor's results give its engines and those simulated"
+[ -s "$out/floor/series/p0.csv" ] && [ -s "$out/floor/series/p1.png" ] && grep -q '^set multiplot' "$out/floor/series/p1.png.gp" &&
+  ok || fail "a floor point's series and day chart are written"
+python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = len(rows) == 8 and all(r["facility_mw"] for r in rows) and 14 < float(rows[1]["offered_req_s"]) < 26 and 30 < float(rows[-1]["offered_req_s"]) < 50
+sys.exit(0 if ok else 1)' "$out/floor/series/p0.csv" && ok || { fail "the series is the floors: 20 then 40 req/s, facility MW"; cat "$out/floor/series/p0.csv"; }
+expect_rc 0 "the floor again with two jobs less" "$AIFSIM" run "$out/floor.yaml" -o "$out/floor1" -j 1
+cmp -s "$out/floor/results.csv" "$out/floor1/results.csv" && cmp -s "$out/floor/series/p1.csv" "$out/floor1/series/p1.csv" &&
+  ok || fail "a floor's results and series do not depend on -j"
+sed -i 's/  router: \[least_loaded, queue\]/  router: queue/' "$out/floor.yaml"
+expect_rc 0 "a floor of one point into the same folder" "$AIFSIM" run "$out/floor.yaml" -o "$out/floor" -j 1
+[ -s "$out/floor/series/p0.csv" ] && [ ! -e "$out/floor/series/p1.csv" ] && [ ! -e "$out/floor/series/p1.png" ] &&
+  ok || fail "a fresh run removes the series of points it no longer has"
+expect_rc 0 "plan --size" "$AIFSIM" plan "$out/floor.yaml" --size -o "$out/floor-size" -q
+python3 -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if r["outcome"] == "found" and 1 <= float(r["racks"]) <= 2 and float(r["ttft_p90_ms"]) <= 2000 else 1)' "$out/floor-size/sizing.csv" &&
+  ok || { fail "plan --size finds the racks"; cat "$out/floor-size/sizing.csv"; }
+grep -q '^Sizing: the fewest racks' "$out/stdout" && ok || fail "plan --size prints the sizing"
+expect_rc 2 "--availability without --size" "$AIFSIM" plan "$out/floor.yaml" --availability 99% -o "$out/floor-size2"
+printf 'name: e\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nfactory:\n  envelope: {policy: throttle}\n' >"$out/bad-envelope.yaml"
+expect_rc 2 "a bad envelope policy" "$AIFSIM" run "$out/bad-envelope.yaml" -o "$out/bad-envelope"
+expect_err "bad-envelope.yaml:5:" "the bad policy named at its line"
+
 # --- catalog import: a model entry from a config.json ------------------------------------------------
 mkdir -p "$out/cat/llm"
 expect_rc 0 "catalog import" "$AIFSIM" catalog import "$SRC/tests/hf-config/deepseek-r1.json" --id my-r1 --name "My R1" -o "$out/cat/llm/my-r1.yaml"

@@ -129,7 +129,7 @@ struct Sim {
   gboolean stop;
   gboolean past_horizon; /* the clock passed SIM_HORIZON: the run was stopped there */
   Metrics *m;             /* the measurement window and what it measures */
-  guint64 steps;
+  guint64 steps, events;
   /* shared context: the users' sessions, and the prompt tokens admitted in the window and those
    * found cached */
   gboolean prefixes;      /* the workload has sessions or a shared prefix */
@@ -1213,6 +1213,7 @@ static void measure(Sim *s, SimResult *out)
   out->gpu_activity = out->window > 0 ? MIN(act / (out->window * gpus), 1) : NAN;
   out->mean_batch = steps ? batch / steps : NAN;
   out->steps = s->steps;
+  out->events = s->events, out->requests = s->created;
   out->moves = s->moves;
   gboolean cached = s->prompt_tokens > 0 && s->prefixes && s->p->prefix_cache;
   out->cache_hit_rate = cached ? s->hit_tokens / s->prompt_tokens : NAN;
@@ -1449,6 +1450,7 @@ gboolean sim_step(Sim *s)
   }
   series_until(s, t);
   s->now = t;
+  s->events++;
   if (g) {
     step_done(s, g, FALSE);
     return TRUE;

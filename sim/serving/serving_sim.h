@@ -38,6 +38,8 @@ typedef struct {
   double goodput;         /* requests/s meeting the SLO (plan keys), when it has one */
   double gpus;
   guint64 steps;          /* engine steps simulated */
+  guint64 events;         /* events run (step ends, arrivals, entries, transfers, the planner's ...) */
+  guint64 requests;       /* requests created */
   guint moves;            /* engines the planner moved between pools */
   double cache_hit_rate;  /* share of the window's prompt tokens found in the prefix caches (NAN:
                            * no shared context, or caching off) */
