@@ -86,6 +86,8 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   out->failures = sr.failures, out->lost = sr.lost, out->retried = sr.retried, out->availability = sr.availability;
   out->shed = sr.shed, out->mean_cap_w = sr.mean_cap_w;
   out->events = (double)sr.events, out->requests = (double)sr.requests;
+  out->n_classes = sr.n_classes;
+  memcpy(out->classes, sr.classes, sizeof sr.classes);
 }
 
 void predict(const Deployment *d, PredictMethod method, Outcome *out)

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "outcome.h"
 #include "params.h"
+#include "serving_sim.h"
 #include "sim_config.h"
 #include "steady_state.h"
 
@@ -58,6 +59,8 @@ typedef struct {
                                 * engines' share of the run in service (event simulation, failures) */
   double shed, mean_cap_w;     /* the power envelope: share of requests turned away, the mean GPU cap */
   double events, requests;     /* the event simulation's events and requests (its cost) */
+  guint n_classes;             /* workload.mix's classes (event simulation; 0: none) */
+  ClassFigures classes[MIX_MAX_CLASSES];
   /* the load against the deployment's ceilings (predict_judge_load) */
   double slots;                /* sequences the deployment runs at once (decode engines x batch) */
   double capacity_req_s;       /* requests/s it serves saturated (steady state) */

@@ -66,6 +66,7 @@ const ResultColumn result_columns[] = {
   { "requests_retried", RC_NUM, O(requests_retried), "factory.failures: requests sent again after their engine failed (their latency counts from the first arrival)" },
   { "availability", RC_NUM, O(availability), "factory.failures: the engines' share of the run in service" },
   { "shed_rate", RC_NUM, O(shed_rate), "factory.envelope: share of the offered requests turned away to hold the facility's power envelope (policy shed)" },
+  { "classes", RC_STR, O(classes), "workload.mix: each class, 'NAME SHARE: pNN TTFT (<= or > its limit), tok/s per user; ...' (des)" },
   { "sim_events", RC_NUM, O(sim_events), "events the event simulation ran (engine steps or runs of them, arrivals, KV transfers, ...): its cost (des)" },
   { "sim_requests", RC_NUM, O(sim_requests), "requests the event simulation created (a floor's sample: its share of the floor's; des)" },
   { "mean_power_cap_w", RC_NUM, O(mean_power_cap_w), "factory.envelope: the GPUs' power cap averaged over the run, W (the TDP while uncapped)" },

@@ -37,6 +37,8 @@ typedef struct {
   double failures, requests_lost, requests_retried, availability; /* factory.failures, over the run */
   double shed_rate, mean_power_cap_w; /* factory.envelope, over the run */
   double sim_events, sim_requests; /* what the event simulation ran: its cost */
+  char *classes;              /* workload.mix: each class's share, TTFT at the plan's percentile
+                               * against its limit, tok/s per user */
   double step_ms;             /* one decode step */
   double cache_hit_rate;      /* share of prompt tokens found in the prefix caches */
   double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of prompt tokens, reloaded from the offload tiers */

@@ -562,6 +562,34 @@ printf 'name: e\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nfactory:\n  envelop
 expect_rc 2 "a bad envelope policy" "$AIFSIM" run "$out/bad-envelope.yaml" -o "$out/bad-envelope"
 expect_err "bad-envelope.yaml:5:" "the bad policy named at its line"
 
+# --- a mixed demand: classes with their own TTFT limits --------------------------------------------------
+cat >"$out/mix.yaml" <<'ZZEOF'
+name: mix
+system: h200-sxm-hgx8
+model: llama-3.1-8b
+workload:
+  input: {dist: lognormal, mean: 1024, sigma: 0.5}
+  output: {dist: exponential, mean: 200}
+  mix: "chat 70% 512 200 1 s; long-context 30% 16384 200 20 s"
+  arrival: {kind: poisson, rate: 12 req/s}
+  requests: 6000
+serving:
+  aggregated: {workers: 4, tp: 1, max_batch: 16}
+  router: queue
+plan: {max_ttft: 1 ms, percentile: p90}
+ZZEOF
+expect_rc 0 "run a mixed demand" "$AIFSIM" run "$out/mix.yaml" -o "$out/mix" -j 1
+col "$out/mix/results.csv" classes | grep -q '^chat 70%: p90 TTFT [0-9.]* s <= 1 s, [0-9.]* tok/s per user; long-context 30%: p90 TTFT [0-9.]* s <= 20 s' &&
+  ok || { fail "each class against its own limit"; col "$out/mix/results.csv" classes; }
+[ "$(col "$out/mix/results.csv" status)" = ok ] && ok || fail "the classes' limits stand in for plan.max_ttft"
+[ "$(col "$out/mix/results.csv" isl)" = 5273.6 ] && ok || fail "the mean prompt is the mix's: 0.7 x 512 + 0.3 x 16384"
+sed -i 's/chat 70% 512 200 1 s/chat 70% 512 200 1 ms/' "$out/mix.yaml"
+expect_rc 0 "a class's limit broken" "$AIFSIM" run "$out/mix.yaml" -o "$out/mix" -j 1
+col "$out/mix/results.csv" reason | grep -q '^class chat: p90 TTFT .* above its 0.001 s' && ok || fail "the breached class named"
+printf 'name: m\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nworkload:\n  mix: "chat 70%% 512"\n' >"$out/bad-mix.yaml"
+expect_rc 2 "a class without lengths" "$AIFSIM" run "$out/bad-mix.yaml" -o "$out/bad-mix"
+expect_err "bad-mix.yaml:5:8: workload.mix: expected 'NAME SHARE INPUT OUTPUT [MAX_TTFT]', got 3 words" "the bad class at its line and column"
+
 # --- catalog import: a model entry from a config.json ------------------------------------------------
 mkdir -p "$out/cat/llm"
 expect_rc 0 "catalog import" "$AIFSIM" catalog import "$SRC/tests/hf-config/deepseek-r1.json" --id my-r1 --name "My R1" -o "$out/cat/llm/my-r1.yaml"

@@ -1089,6 +1089,44 @@ START_TEST(failure_moves_load)
 }
 END_TEST
 
+/* A mixed demand (workload.mix): classes drawn by share, each counted on its own; the queue router
+ * serves the earliest deadline first. Four one-sequence engines at utilisation ~0.85 (as in
+ * erlang_c_floor) and two classes of the same lengths: with limits 1 s and 60 s the 1 s class goes
+ * first and waits far less (its p90 TTFT under 0.7x the other's); with equal limits the order is
+ * arrival order and the two wait alike (within 20%). Shares: 30% of 40,000 requests, within 4
+ * standard deviations (4 sqrt(40000 x 0.3 x 0.7) / 12,000 = 3.1%). */
+START_TEST(classes_and_deadlines)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
+  SimConfig p = params(c, ARRIVAL_POISSON);
+  p.requests = 40000;
+  p.input = (LengthSpec){ .dist = DIST_FIXED, .mean = 16, .min = 1, .max = 16 };
+  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
+  p.agg.max_batch = 1;
+  p.router = ROUTER_QUEUE;
+  p.rate = 0.85 * 4 / 0.746; /* the service time erlang_c_floor measures: 0.746 s */
+  SimResult urgent, alike;
+  p.mix = "urgent 30% 16 200 1 s; batch 70% 16 200 60 s";
+  g_autofree char *w1 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &urgent);
+  ck_assert_msg(!w1, "%s", w1);
+  ck_assert_uint_eq(urgent.n_classes, 2);
+  double share = (double)urgent.classes[0].measured / (urgent.classes[0].measured + urgent.classes[1].measured);
+  ck_assert_msg(fabs(share - 0.3) < 0.031 * 0.3 * 4, "urgent share %g", share);
+  ck_assert_uint_eq(urgent.classes[0].measured + urgent.classes[1].measured, urgent.measured);
+  ck_assert_msg(urgent.classes[0].ttft[1] < 0.7 * urgent.classes[1].ttft[1], "urgent p90 TTFT %g s, batch %g s",
+                urgent.classes[0].ttft[1], urgent.classes[1].ttft[1]);
+  p.mix = "urgent 30% 16 200 30 s; batch 70% 16 200 30 s";
+  g_autofree char *w2 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &alike);
+  ck_assert_msg(!w2, "%s", w2);
+  ck_assert_close(alike.classes[0].ttft[1], alike.classes[1].ttft[1], 0.2);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Past 2^21 measured requests the latencies fold into 0.1%-wide log bins: memory stays bounded and
  * the quantiles stay within 0.1%. Three million requests with TTFT k us (k = 1..3,000,000, after a
  * window opened at t = 0): the median is 1.5 s, the 90th percentile 2.7 s, the 99th 2.97 s. */
@@ -1173,6 +1211,7 @@ int main(void)
   tcase_add_test(tc, many_engines);
   tcase_add_test(tc, erlang_c_floor);
   tcase_add_test(tc, failure_moves_load);
+  tcase_add_test(tc, classes_and_deadlines);
   tcase_add_test(tc, metrics_fold_into_histograms);
   tcase_add_test(tc, demand_curve);
   suite_add_tcase(s, tc);

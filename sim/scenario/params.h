@@ -29,6 +29,15 @@ extern const char *const framework_names[];
 extern const char *const percentile_names[]; /* "p50", "p90", "p99" */
 extern const char *const arrival_names[], *const mode_names[], *const router_names[];
 
+/* A class of requests in a mixed demand (workload.mix): its share of the requests, its mean prompt
+ * and answer (tokens; the workload's distributions at these means) and its TTFT limit (s; 0: the
+ * plan's). */
+#define MIX_MAX_CLASSES 8
+typedef struct {
+  char name[32];
+  double share, input, output, max_ttft;
+} MixClass;
+
 /* Token-length distribution of requests; tokens are counts but kept as doubles for the maths. */
 typedef struct {
   LengthDist dist;
@@ -53,6 +62,7 @@ typedef struct {
   int users;            /* closed loop: concurrent users */
   double rate;          /* open loop: requests/s */
   char *curve;          /* open loop: the rate's multipliers, one per period, repeating (text), or NULL */
+  char *mix;            /* request classes, "NAME SHARE INPUT OUTPUT [MAX_TTFT]; ..." (text), or NULL */
   double curve_period;  /* s each multiplier holds */
   double burst_cv;      /* gamma: coefficient of variation of inter-arrival times */
   StartKind start;      /* closed-loop users start spread out, or all at t = 0 */

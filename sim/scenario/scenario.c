@@ -72,6 +72,7 @@ static const KtKey keys[] = {
   LENGTH("workload.input", workload.input, "input (prompt)"),
   LENGTH("workload.output", workload.output, "output (generated)"),
   STR("workload.trace", workload.trace, NULL, "CSV of arrival_s,input_tokens,output_tokens (replaces lengths; arrival: trace)", KT_NOSWEEP),
+  STR("workload.mix", workload.mix, NULL, "request classes mixed in the demand, 'NAME SHARE INPUT OUTPUT [MAX_TTFT]; ...' (e.g. 'chat 60% 1024 400 2 s; reasoning 30% 2048 4000 10 s; long-context 10% 32768 300 30 s'): each request draws its class by share and its lengths from workload.input and output's distributions at the class's means; a class is held to its own TTFT limit at plan.percentile (else plan.max_ttft), the queue router serves the earliest deadline first, and the results give each class's figures (classes)", KT_NOSWEEP),
   GROUP("workload.arrival", "how requests arrive"),
   ENUM("workload.arrival.kind", workload.arrival, arrival_names, "closed", "closed (N users), poisson, gamma (bursty) or trace"),
   INT_LIM("workload.arrival.users", workload.users, "64", "closed loop: concurrent users", KT_POSITIVE, LIMIT_USERS),
@@ -291,6 +292,88 @@ GArray *scenario_curve_parse(const char *text, char **why)
   return g_steal_pointer(&curve);
 }
 
+/* One class of workload.mix: NAME SHARE INPUT OUTPUT [MAX_TTFT], the words of TEXT. */
+static gboolean mix_class(char **w, int n, MixClass *c, char **why)
+{
+  if (n < 4) {
+    *why = g_strdup_printf("expected 'NAME SHARE INPUT OUTPUT [MAX_TTFT]', got %d word%s", n, n == 1 ? "" : "s");
+    return FALSE;
+  }
+  gsize len = strlen(w[0]);
+  gboolean name_ok = len > 0 && len < sizeof c->name;
+  for (const char *p = w[0]; name_ok && *p; p++)
+    name_ok = g_ascii_isalnum(*p) || *p == '-' || *p == '_';
+  if (!name_ok) {
+    *why = g_strdup_printf("a class name of letters, digits, '-' and '_' (at most 31), got '%s'", w[0]);
+    return FALSE;
+  }
+  g_strlcpy(c->name, w[0], sizeof c->name);
+  const char *bad = NULL;
+  double tokens_max = (double)input_limit(LIMIT_TOKENS);
+  if (!units_parse(w[1], DIM_FRACTION, &c->share, &bad) || !(c->share > 0) || c->share > 1) {
+    *why = g_strdup_printf("class '%s': a share above 0 and at most 1 (e.g. 0.3 or 30%%), got '%s'", c->name, w[1]);
+    return FALSE;
+  }
+  for (int k = 0; k < 2; k++) {
+    char *end = NULL;
+    double v = g_ascii_strtod(w[2 + k], &end);
+    if (*end || !(v >= 1) || v > tokens_max) {
+      *why = g_strdup_printf("class '%s': %s tokens from 1 to %.0f, got '%s'", c->name, k ? "output" : "input",
+                             tokens_max, w[2 + k]);
+      return FALSE;
+    }
+    *(k ? &c->output : &c->input) = v;
+  }
+  c->max_ttft = 0;
+  if (n > 4) {
+    g_autofree char *t = g_strjoinv(" ", w + 4);
+    if (!units_parse(t, DIM_TIME, &c->max_ttft, &bad) || !(c->max_ttft > 0)) {
+      *why = g_strdup_printf("class '%s': a TTFT limit (e.g. 2 s), got '%s'", c->name, t);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+GArray *scenario_mix_parse(const char *text, char **why)
+{
+  g_autoptr(GArray) mix = g_array_new(FALSE, FALSE, sizeof(MixClass));
+  g_auto(GStrv) entries = g_strsplit_set(text ? text : "", ";\n", -1);
+  double sum = 0;
+  for (char **e = entries; *e; e++) {
+    g_auto(GStrv) words = g_strsplit_set(*e, " \t", -1);
+    char *w[17]; /* up to 16 words and the NULL that ends them */
+    int n = 0;
+    for (char **p = words; *p && n < 16; p++)
+      if (**p)
+        w[n++] = *p;
+    w[n] = NULL;
+    if (n == 0)
+      continue;
+    if (mix->len >= MIX_MAX_CLASSES) {
+      *why = g_strdup_printf("more than %d classes", MIX_MAX_CLASSES);
+      return NULL;
+    }
+    MixClass c;
+    if (!mix_class(w, n, &c, why))
+      return NULL;
+    for (guint k = 0; k < mix->len; k++)
+      if (strcmp(g_array_index(mix, MixClass, k).name, c.name) == 0) {
+        *why = g_strdup_printf("class '%s' twice", c.name);
+        return NULL;
+      }
+    g_array_append_val(mix, c);
+    sum += c.share;
+  }
+  if (mix->len == 0) {
+    *why = g_strdup("expected at least one class 'NAME SHARE INPUT OUTPUT [MAX_TTFT]'");
+    return NULL;
+  }
+  for (guint k = 0; k < mix->len; k++) /* shares need not add up to 1: they are weights */
+    g_array_index(mix, MixClass, k).share /= sum;
+  return g_steal_pointer(&mix);
+}
+
 double scenario_curve_mean(const GArray *curve)
 {
   double sum = 0;
@@ -324,6 +407,14 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
     return FALSE;
   if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.trace))
     return check_trace(ctx, d, node, error);
+  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.mix)) {
+    g_autofree char *why = NULL;
+    g_autoptr(GArray) mix = scenario_mix_parse(yaml_doc_scalar(node), &why);
+    if (!mix) {
+      yaml_doc_error(d, node, error, "workload.mix: %s", why);
+      return FALSE;
+    }
+  }
   if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.curve)) {
     g_autofree char *why = NULL;
     g_autoptr(GArray) curve = scenario_curve_parse(yaml_doc_scalar(node), &why);

@@ -56,6 +56,8 @@ void scenario_free(Scenario *s);
  * and their mean, the share of the base rate offered over a whole cycle. */
 GArray *scenario_curve_parse(const char *text, char **why);
 double scenario_curve_mean(const GArray *curve);
+/* workload.mix's TEXT as its classes (MixClass, shares made to add up to 1), or NULL with *WHY. */
+GArray *scenario_mix_parse(const char *text, char **why);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
 /* Sets scenario key PATH to VALUE for every point (as if the file said so), e.g. the --seed option. */

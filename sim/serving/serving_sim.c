@@ -38,6 +38,7 @@ typedef struct {
   double ready_at; /* its cached tokens reloaded from an offload tier by then: its prompt waits */
   double reloaded[CACHE_TIERS]; /* of its cached tokens, those reloaded from each offload tier */
   gboolean pinned; /* it holds a pin on its group's cached prefix */
+  int cls;         /* its class in workload.mix (-1: none) */
 } Req;
 
 /* A closed-loop user's conversation: the session it is in, the turns it has had, what the next
@@ -129,6 +130,7 @@ struct Sim {
   gboolean stop;
   gboolean past_horizon; /* the clock passed SIM_HORIZON: the run was stopped there */
   Metrics *m;             /* the measurement window and what it measures */
+  Metrics *cm[MIX_MAX_CLASSES]; /* the same per class of workload.mix (its own TTFT limit for goodput) */
   guint64 steps, events;
   /* shared context: the users' sessions, and the prompt tokens admitted in the window and those
    * found cached */
@@ -648,7 +650,7 @@ static Eng *route(Sim *s, const Req *r)
 static Req *new_request(Sim *s, int user, int isl, int osl)
 {
   Req r = { .arrival = s->now, .first = NAN, .done = NAN, .isl = isl, .osl = osl, .user = user, .group = -1,
-            .session = -1 };
+            .session = -1, .cls = -1 };
   int i;
   if (s->free_reqs->len) { /* a finished request's slot: memory follows the requests in flight */
     i = g_array_index(s->free_reqs, int, s->free_reqs->len - 1);
@@ -729,10 +731,39 @@ static void dispatch_held(Sim *s)
   }
 }
 
+/* The time by which R's first token is due: its arrival plus its class's TTFT limit, or the plan's
+ * (INFINITY: none). */
+static double deadline(const Sim *s, const Req *r)
+{
+  double limit = r->cls >= 0 && s->w.mix ? g_array_index(s->w.mix, MixClass, r->cls).max_ttft : 0;
+  if (!(limit > 0))
+    limit = s->p->max_ttft;
+  return limit > 0 ? r->arrival + limit : INFINITY;
+}
+
+/* The queue router holds I: in arrival order, or with classes of their own limits, earliest
+ * deadline first (equal deadlines in arrival order; a new request is mostly due last, so the search
+ * starts at the tail). */
+static void hold(Sim *s, int i)
+{
+  if (!s->w.mix) {
+    g_queue_push_tail(&s->held, GINT_TO_POINTER(i));
+    return;
+  }
+  double due = deadline(s, req(s, i));
+  GList *l = s->held.tail;
+  while (l && deadline(s, req(s, GPOINTER_TO_INT(l->data))) > due)
+    l = l->prev;
+  if (l)
+    g_queue_insert_after(&s->held, l, GINT_TO_POINTER(i));
+  else
+    g_queue_push_head(&s->held, GINT_TO_POINTER(i));
+}
+
 static void enter(Sim *s, int i)
 {
   if (s->p->router == ROUTER_QUEUE) {
-    g_queue_push_tail(&s->held, GINT_TO_POINTER(i));
+    hold(s, i);
     dispatch_held(s);
     return;
   }
@@ -767,6 +798,8 @@ static void complete(Sim *s, int i)
                         GSIZE_TO_POINTER((gsize)(r->isl - r->shared + r->osl)));
   }
   metrics_completed(s->m, s->now, r->arrival, r->first, r->osl);
+  if (r->cls >= 0)
+    metrics_completed(s->cm[r->cls], s->now, r->arrival, r->first, r->osl);
   if (s->series_ttft) {
     double ttft = r->first - r->arrival;
     s->series_done++, s->series_tokens += r->osl;
@@ -1131,6 +1164,14 @@ static void plan(Sim *s)
     push_external(s, s->now + s->p->plan_interval, EV_PLAN, 0);
 }
 
+/* R is of class CLS of the mix (-1: none): its class's figures count it. */
+static void classify(Sim *s, Req *r, int cls)
+{
+  r->cls = cls;
+  if (cls >= 0)
+    metrics_arrived(s->cm[cls], s->now);
+}
+
 static void arrival(Sim *s, int who)
 {
   const SimConfig *p = s->p;
@@ -1150,14 +1191,15 @@ static void arrival(Sim *s, int who)
     return;
   }
   s->w.now = s->now;
-  int isl = workload_input(&s->w), osl = workload_output(&s->w);
+  int cls = workload_class(&s->w);
+  int isl = workload_input(&s->w, cls), osl = workload_output(&s->w, cls);
   if (p->arrival == ARRIVAL_CLOSED && shed(s)) { /* turned away: the user tries again later */
     push_external(s, s->now + p->power_period, EV_ARRIVAL, who);
     return;
   }
   if (p->arrival == ARRIVAL_CLOSED) {
     if (!s->prefixes) {
-      new_request(s, who, isl, osl);
+      classify(s, new_request(s, who, isl, osl), cls);
       return;
     }
     /* the user's session: a new one after its last turn, or when the next turn would not fit in
@@ -1171,12 +1213,15 @@ static void arrival(Sim *s, int who)
     }
     double prompt = MIN(p->shared_prefix + u->history + isl, (double)G_MAXINT / 2);
     Req *r = new_request(s, who, (int)prompt, osl);
+    classify(s, r, cls);
     r->group = p->shared_prefix > 0 ? u->group : -1;
     r->session = u->session;
     r->shared = p->shared_prefix, r->history = u->history;
     return;
   }
   Req *r = shed(s) ? NULL : new_request(s, -1, isl, osl); /* open loop: the next arrival follows its own clock */
+  if (r)
+    classify(s, r, cls);
   if (r && s->prefixes && p->shared_prefix > 0) { /* sessions need a closed loop: a shared prefix does not */
     r->group = p->prefix_groups > 1 ? g_rand_int_range(s->w.rand, 0, p->prefix_groups) : 0;
     r->shared = p->shared_prefix;
@@ -1225,6 +1270,15 @@ static void measure(Sim *s, SimResult *out)
     count_down(s, 0);
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
     out->availability = s->now > 0 ? 1 - s->down_area / (s->now * s->engs->len) : 1;
+  }
+  out->n_classes = s->w.mix ? s->w.mix->len : 0;
+  for (guint k = 0; k < out->n_classes; k++) {
+    MetricsSummary cs;
+    metrics_summary(s->cm[k], s->now, &cs);
+    out->classes[k].measured = cs.measured;
+    memcpy(out->classes[k].ttft, cs.ttft, sizeof cs.ttft);
+    memcpy(out->classes[k].tpot, cs.tpot, sizeof cs.tpot);
+    out->classes[k].goodput = cs.goodput;
   }
   out->shed = out->mean_cap_w = NAN;
   if (s->p->power_policy != POWER_POLICY_NONE) { /* over the whole run */
@@ -1365,6 +1419,14 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   MetricsConfig mc = { .start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1, .target = sp->target,
                        .warmup = p->warmup, .max_ttft = p->max_ttft, .min_tok_s_per_user = p->min_tok_s_per_user };
   sp->m = metrics_new(&mc);
+  for (guint k = 0; sp->w.mix && k < sp->w.mix->len; k++) { /* each class: its share of the requests, its limit */
+    const MixClass *c = &g_array_index(sp->w.mix, MixClass, k);
+    MetricsConfig cc = mc;
+    cc.target = (guint)MAX(1.0, ceil(mc.target * c->share));
+    if (c->max_ttft > 0)
+      cc.max_ttft = c->max_ttft;
+    sp->cm[k] = metrics_new(&cc);
+  }
   return sp;
 }
 
@@ -1546,6 +1608,9 @@ void sim_free(Sim *s)
   if (s->series_ttft)
     g_array_unref(s->series_ttft);
   metrics_free(s->m);
+  for (int k = 0; k < MIX_MAX_CLASSES; k++)
+    if (s->cm[k])
+      metrics_free(s->cm[k]);
   g_ptr_array_unref(s->stepping);
   g_ptr_array_unref(s->engs);
   g_free(s->users);

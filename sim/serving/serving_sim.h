@@ -20,6 +20,14 @@
 #include "outcome.h"
 #include "sim_config.h"
 
+/* One class of a mixed demand (workload.mix) over the window: requests done, TTFT and TPOT p50, p90,
+ * p99 (s), and its goodput against its own TTFT limit (requests/s). */
+typedef struct {
+  guint measured;
+  double ttft[3], tpot[3];
+  double goodput;
+} ClassFigures;
+
 typedef struct {
   OutcomeKind outcome;    /* ok; unsupported when no request completed in the window; else infeasible */
   double window;          /* s of the measurement window */
@@ -40,6 +48,10 @@ typedef struct {
   guint64 steps;          /* engine steps simulated */
   guint64 events;         /* events run (step ends, arrivals, entries, transfers, the planner's ...) */
   guint64 requests;       /* requests created */
+  /* per class of workload.mix (n_classes 0: no mix): its figures over the window, its goodput
+   * against its own TTFT limit */
+  guint n_classes;
+  ClassFigures classes[MIX_MAX_CLASSES];
   guint moves;            /* engines the planner moved between pools */
   double cache_hit_rate;  /* share of the window's prompt tokens found in the prefix caches (NAN:
                            * no shared context, or caching off) */

@@ -17,7 +17,7 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
 {
   *out = (SimConfig){
     .seed = p->seed, .input = p->workload.input, .output = p->workload.output, .trace = p->workload.trace, .arrival = p->workload.arrival,
-    .users = p->workload.users, .rate = p->workload.rate, .curve = p->workload.curve,
+    .users = p->workload.users, .rate = p->workload.rate, .curve = p->workload.curve, .mix = p->workload.mix,
     .curve_period = p->workload.curve_period, .burst_cv = p->workload.burst_cv, .start = p->workload.start, .think_time = p->workload.think_time,
     .requests = p->workload.requests, .duration = p->workload.duration, .warmup = p->workload.warmup, .window = p->workload.window,
     .shift_at = p->workload.shift_at, .shift_input = p->workload.shift_input, .shift_output = p->workload.shift_output,
@@ -34,6 +34,17 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .node_mtbf = p->factory.node_mtbf, .repair_time = p->factory.repair_time,
     .power_policy = p->factory.power_policy, .power_period = p->factory.power_period,
   };
+  /* a mix of request classes: the workload's means are the mix's (each class draws at its own) */
+  g_autofree char *why = NULL;
+  g_autoptr(GArray) mix = p->workload.mix ? scenario_mix_parse(p->workload.mix, &why) : NULL;
+  if (mix) {
+    double in = 0, o = 0;
+    for (guint k = 0; k < mix->len; k++) {
+      const MixClass *c = &g_array_index(mix, MixClass, k);
+      in += c->share * c->input, o += c->share * c->output;
+    }
+    out->input.mean = in, out->output.mean = o;
+  }
 }
 
 void sim_config_defaults(SimConfig *out)
@@ -42,6 +53,6 @@ void sim_config_defaults(SimConfig *out)
   memset(&p, 0, sizeof p);
   kt_defaults(&scenario_table, &p); /* the scenario table is where every default is declared */
   sim_config_from_scenario(&p, out);
-  out->trace = NULL, out->curve = NULL; /* no default trace or curve; P's strings go with it */
+  out->trace = NULL, out->curve = NULL, out->mix = NULL; /* no default trace, curve or mix; P's strings go with it */
   kt_clear(&scenario_table, &p);
 }

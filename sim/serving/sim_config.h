@@ -19,6 +19,7 @@ typedef struct {
   int users;                  /* closed loop */
   double rate, burst_cv;      /* open loop: requests/s; gamma's coefficient of variation */
   const char *curve;          /* open loop: the rate's multiplier per period, repeating (borrowed), or NULL */
+  const char *mix;            /* request classes, workload.mix's text (borrowed), or NULL */
   double curve_period;        /* s */
   StartKind start;
   double think_time;          /* s */

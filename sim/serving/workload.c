@@ -20,6 +20,11 @@ gboolean workload_init(Workload *w, const SimConfig *p, GError **error)
     workload_clear(w);
     return FALSE;
   }
+  if (p->mix && !(w->mix = scenario_mix_parse(p->mix, &why))) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "workload.mix: %s", why);
+    workload_clear(w);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -28,6 +33,7 @@ void workload_clear(Workload *w)
   g_clear_pointer(&w->rand, g_rand_free);
   g_clear_pointer(&w->trace, g_array_unref);
   g_clear_pointer(&w->curve, g_array_unref);
+  g_clear_pointer(&w->mix, g_array_unref);
 }
 
 double workload_normal(Workload *w)
@@ -65,19 +71,40 @@ static int draw(Workload *w, const LengthSpec *l)
   return (int)CLAMP(round(v), MAX(1, l->min), MAX(l->max, 1));
 }
 
-/* The length spec in force: after workload.shift.at, its mean moves (min and max follow). */
-static int draw_shifted(Workload *w, const LengthSpec *l, double shifted)
+/* L's distribution moved to MEAN (its spread, min and max follow). */
+static int draw_at(Workload *w, const LengthSpec *l, double mean)
 {
-  if (w->p->shift_at <= 0 || w->now < w->p->shift_at || shifted <= 0)
-    return draw(w, l);
   LengthSpec m = *l;
-  double k = shifted / l->mean;
-  m.mean = shifted, m.stddev *= k, m.min = MAX(1, l->min * k), m.max = MAX(m.min, l->max * k);
+  double k = mean / l->mean;
+  m.mean = mean, m.stddev *= k, m.min = MAX(1, l->min * k), m.max = MAX(m.min, l->max * k);
   return draw(w, &m);
 }
 
-int workload_input(Workload *w) { return draw_shifted(w, &w->p->input, w->p->shift_input); }
-int workload_output(Workload *w) { return draw_shifted(w, &w->p->output, w->p->shift_output); }
+/* The length spec in force: a class's mean (workload.mix), or after workload.shift.at the shifted one. */
+static int draw_length(Workload *w, const LengthSpec *l, double shifted, int cls, gboolean input)
+{
+  if (cls >= 0 && w->mix) {
+    const MixClass *c = &g_array_index(w->mix, MixClass, cls);
+    return draw_at(w, l, input ? c->input : c->output);
+  }
+  if (w->p->shift_at <= 0 || w->now < w->p->shift_at || shifted <= 0)
+    return draw(w, l);
+  return draw_at(w, l, shifted);
+}
+
+int workload_input(Workload *w, int cls) { return draw_length(w, &w->p->input, w->p->shift_input, cls, TRUE); }
+int workload_output(Workload *w, int cls) { return draw_length(w, &w->p->output, w->p->shift_output, cls, FALSE); }
+
+int workload_class(Workload *w)
+{
+  if (!w->mix)
+    return -1;
+  double u = g_rand_double(w->rand), acc = 0;
+  for (guint k = 0; k + 1 < w->mix->len; k++)
+    if (u < (acc += g_array_index(w->mix, MixClass, k).share))
+      return (int)k;
+  return (int)w->mix->len - 1;
+}
 
 /* The gap to the next arrival of a Poisson process whose rate is RATE x the curve's figure of each
  * period in turn, from NOW: an exponential draw of unit mean spent period by period at each one's

@@ -13,6 +13,7 @@ typedef struct {
   GRand *rand;
   GArray *trace; /* TraceRow, when arrival is trace */
   GArray *curve; /* double: the rate's multiplier per period (workload.arrival.curve), or NULL */
+  GArray *mix;   /* MixClass: the request classes (workload.mix), or NULL */
   guint trace_next;
   double now;    /* the simulation's clock, for workload.shift */
 } Workload;
@@ -20,9 +21,12 @@ typedef struct {
 /* Reads the trace if the scenario has one (errors: AIF_ERROR_INPUT with file:line:col). */
 gboolean workload_init(Workload *w, const SimConfig *p, GError **error);
 void workload_clear(Workload *w);
-/* Prompt and output lengths of the next request (tokens, at least 1). */
-int workload_input(Workload *w);
-int workload_output(Workload *w);
+/* Prompt and output lengths of the next request (tokens, at least 1); of class CLS of the mix
+ * (workload_class) at its means, or the workload's (-1). */
+int workload_input(Workload *w, int cls);
+int workload_output(Workload *w, int cls);
+/* The class of the next request, drawn by share (-1: no mix). */
+int workload_class(Workload *w);
 /* The mean prompt of P's requests, tokens: its new input behind the shared prefix and, in sessions,
  * the turns before it. */
 double workload_mean_prompt(const SimConfig *p);
