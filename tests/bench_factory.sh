@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench_factory.sh — the factory simulation's speed: one simulated hour of scenarios/factory-day.yaml
-# at its busiest (60,000 req/s into a 100 MW GB200 floor: 2.2 x 10^8 requests an hour, 64 of its
+# at its busiest (34,000 req/s into a 100 MW GB200 floor: 1.2 x 10^8 requests an hour, 64 of its
 # 5,382 engines simulated in full) and the whole simulated day; wall time, events and requests
 # simulated, events per second, peak memory. A benchmark: it prints figures and never fails on
 # them. Usage: tests/bench_factory.sh [AIFSIM]

@@ -170,6 +170,12 @@ void metrics_completed(Metrics *m, double now, double arrival, double first, int
   }
 }
 
+void metrics_dropped(Metrics *m, double now)
+{
+  account(m, now);
+  m->in_flight--;
+}
+
 void metrics_summary(Metrics *m, double now, MetricsSummary *out)
 {
   account(m, now);

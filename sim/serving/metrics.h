@@ -45,6 +45,9 @@ void metrics_arrived(Metrics *m, double now);
 /* A request that arrived at ARRIVAL, gave its first token at FIRST and asked for OSL tokens
  * completed at NOW. */
 void metrics_completed(Metrics *m, double now, double arrival, double first, int osl);
+/* A request in flight was lost at NOW (its engine failed): it leaves the count in flight, and no
+ * figure counts it. */
+void metrics_dropped(Metrics *m, double now);
 /* The figures over the window, which closes at NOW. */
 void metrics_summary(Metrics *m, double now, MetricsSummary *out);
 

@@ -678,6 +678,9 @@ static void drop(Sim *s, int i)
   Req *r = req(s, i);
   s->lost++;
   s->completed++;
+  metrics_dropped(s->m, s->now);
+  if (r->cls >= 0)
+    metrics_dropped(s->cm[r->cls], s->now);
   if (s->completed >= s->target)
     s->stop = TRUE;
   else
