@@ -258,6 +258,19 @@ static void floor_series(const Point *pt, double scale, GArray *series, gsize fr
   }
 }
 
+/* The label of the whole floor, every copy of the deployment (not of its simulated part). */
+static char *floor_label(const Point *pt, const Profile *prof, const Floor *fl)
+{
+  Floor all = *fl;
+  all.simulated = all.copies;
+  Point whole = *pt;
+  floor_share(&all, &whole.p);
+  SimConfig sim;
+  Deployment d;
+  point_deployment(&whole, prof, &sim, &d);
+  return deployment_label(&d);
+}
+
 /* The power envelope's figures for the simulation (factory.envelope): the facility power a GPU
  * drawing W stands for is linear in W (its share of the node, the fabric, the rest of the IT and the
  * PUE: factory_plan at idle and at TDP), and the envelope's share per GPU of the factory. NULL, or
@@ -361,18 +374,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
     return;
   }
   sim.series_interval = interval, sim.series = series;
-  row->config = deployment_label(&d);
-  if (pt->p.factory.floor) { /* the label of the whole floor, not of its simulated part */
-    Floor all = fl;
-    all.simulated = all.copies;
-    Point whole = *pt;
-    floor_share(&all, &whole.p);
-    SimConfig whole_sim;
-    Deployment whole_d;
-    point_deployment(&whole, prof, &whole_sim, &whole_d);
-    g_free(row->config);
-    row->config = deployment_label(&whole_d);
-  }
+  row->config = pt->p.factory.floor ? floor_label(pt, prof, &fl) : deployment_label(&d);
   Ceilings c;
   predict_ceilings(&d, &c);
   predict(&d, point_method(&pt->p, &d, &c), &o);
