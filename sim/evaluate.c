@@ -185,6 +185,14 @@ static void describe(const Point *pt, ResultRow *row)
   row->swept = g_strdup(pt->swept ? pt->swept : "");
 }
 
+/* ROW's point cannot run, for WHY (taken). */
+static void refuse(ResultRow *row, char *why)
+{
+  row->status = OUTCOME_INFEASIBLE;
+  g_free(row->reason);
+  row->reason = why;
+}
+
 /* The floor (factory.floor.simulate): copies of the point's deployment the factory's GPUs hold, how
  * many of them the fast path simulates, and the engines of one. NULL, or why it cannot be sized. */
 typedef struct {
@@ -353,9 +361,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   if (pt->p.factory.floor) {
     char *why = floor_size(pt, &fl);
     if (why) {
-      row->status = OUTCOME_INFEASIBLE;
-      g_free(row->reason);
-      row->reason = why;
+      refuse(row, why);
       return;
     }
     floor_share(&fl, &share.p);
@@ -368,9 +374,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   point_deployment(&share, prof, &sim, &d);
   char *no_envelope = envelope(pt, &sim);
   if (no_envelope) {
-    row->status = OUTCOME_INFEASIBLE;
-    g_free(row->reason);
-    row->reason = no_envelope;
+    refuse(row, no_envelope);
     return;
   }
   sim.series_interval = interval, sim.series = series;

@@ -985,6 +985,22 @@ START_TEST(many_engines)
 }
 END_TEST
 
+/* One-GPU engines of Llama 3.1 8B on H200 running one sequence at a time, fed by the queue router
+ * with 16-token prompts and exponential answers of 200 tokens (REQUESTS of them, Poisson): M/M/c
+ * servers (erlang_c_floor, classes_and_deadlines). */
+static SimConfig one_at_a_time(const Catalog *c, const Profile *prof, Engine *e, int requests)
+{
+  *e = llama_h200(c, prof);
+  e->model = catalog_model(c, "llama-3.1-8b"), e->gpus = 1;
+  SimConfig p = params(c, ARRIVAL_POISSON);
+  p.requests = requests;
+  p.input = (LengthSpec){ .dist = DIST_FIXED, .mean = 16, .min = 1, .max = 16 };
+  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
+  p.agg.max_batch = 1;
+  p.router = ROUTER_QUEUE;
+  return p;
+}
+
 /* Erlang C: engines that run one sequence at a time, fed by a Poisson stream through the queue
  * router (one queue, the first engine free takes the oldest), with exponential answers, are an
  * M/M/c queue. c = 4 servers at utilisation 0.8 (a = lambda / mu = 3.2 erlangs):
@@ -1001,14 +1017,8 @@ START_TEST(erlang_c_floor)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = llama_h200(c, &prof);
-  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
-  SimConfig p = params(c, ARRIVAL_POISSON);
-  p.requests = 60000;
-  p.input = (LengthSpec){ .dist = DIST_FIXED, .mean = 16, .min = 1, .max = 16 };
-  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
-  p.agg.max_batch = 1;
-  p.router = ROUTER_QUEUE;
+  Engine e;
+  SimConfig p = one_at_a_time(c, &prof, &e, 60000);
   SimResult free_run, queued;
   p.rate = 1; /* a first guess; the service time does not depend on it with no queue */
   g_autofree char *w1 = serving_simulate(&p, &e, 64, NULL, 0, FALSE, &free_run);
@@ -1101,14 +1111,8 @@ START_TEST(classes_and_deadlines)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = llama_h200(c, &prof);
-  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
-  SimConfig p = params(c, ARRIVAL_POISSON);
-  p.requests = 40000;
-  p.input = (LengthSpec){ .dist = DIST_FIXED, .mean = 16, .min = 1, .max = 16 };
-  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
-  p.agg.max_batch = 1;
-  p.router = ROUTER_QUEUE;
+  Engine e;
+  SimConfig p = one_at_a_time(c, &prof, &e, 40000);
   p.rate = 0.85 * 4 / 0.746; /* the service time erlang_c_floor measures: 0.746 s */
   SimResult urgent, alike;
   p.mix = "urgent 30% 16 200 1 s; batch 70% 16 200 60 s";

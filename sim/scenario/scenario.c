@@ -407,19 +407,19 @@ static gboolean check_value(const LoadCtx *ctx, const KtTable *t, const KtKey *k
     return FALSE;
   if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.trace))
     return check_trace(ctx, d, node, error);
-  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.mix)) {
+  /* text keys with a small language of their own, parsed now so that a mistake is found at load */
+  static const struct {
+    gsize offset;
+    GArray *(*parse)(const char *text, char **why);
+  } texts[] = { { offsetof(ScenarioParams, workload.mix), scenario_mix_parse },
+                { offsetof(ScenarioParams, workload.curve), scenario_curve_parse } };
+  for (gsize k = 0; t == &scenario_table && k < G_N_ELEMENTS(texts); k++) {
+    if (key->offset != texts[k].offset)
+      continue;
     g_autofree char *why = NULL;
-    g_autoptr(GArray) mix = scenario_mix_parse(yaml_doc_scalar(node), &why);
-    if (!mix) {
-      yaml_doc_error(d, node, error, "workload.mix: %s", why);
-      return FALSE;
-    }
-  }
-  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, workload.curve)) {
-    g_autofree char *why = NULL;
-    g_autoptr(GArray) curve = scenario_curve_parse(yaml_doc_scalar(node), &why);
-    if (!curve) {
-      yaml_doc_error(d, node, error, "workload.arrival.curve: %s", why);
+    g_autoptr(GArray) parsed = texts[k].parse(yaml_doc_scalar(node), &why);
+    if (!parsed) {
+      yaml_doc_error(d, node, error, "%s: %s", key->path, why);
       return FALSE;
     }
   }
