@@ -16,16 +16,20 @@ static void cell(GString *csv, double v, double scale, const char *sep)
 
 gboolean series_files_csv(const char *path, GArray *series, const SystemSpec *sys, GError **error)
 {
-  g_autoptr(GString) csv = g_string_new("t_s,offered_req_s,served_req_s,out_tok_s,in_flight,ttft_p50_ms,ttft_p90_ms,"
-                                        "gpu_activity,gpu_power_w,facility_mw,engines_down,power_cap_w,shed\n");
+  g_autoptr(GString) csv = g_string_new("t_s,offered_req_s,served_req_s,out_tok_s,in_flight,queued,ttft_p50_ms,ttft_p90_ms,"
+                                        "tpot_p50_ms,tpot_p90_ms,gpu_activity,gpu_power_w,facility_mw,serving_engines,"
+                                        "prefill_engines,engines_down,power_cap_w,shed\n");
   for (guint i = 0; i < series->len; i++) {
     const SeriesRow *r = &g_array_index(series, SeriesRow, i);
-    g_string_append_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.0f,", r->t, r->offered, r->served, r->out_tok_s, r->in_flight);
+    g_string_append_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.0f,%.0f,", r->t, r->offered, r->served, r->out_tok_s, r->in_flight,
+                           r->queued);
     cell(csv, r->ttft_p50, 1e3, ",");
     cell(csv, r->ttft_p90, 1e3, ",");
+    cell(csv, r->tpot_p50, 1e3, ",");
+    cell(csv, r->tpot_p90, 1e3, ",");
     g_string_append_printf(csv, "%.6g,%.6g,", r->gpu_activity, power_gpu(sys, r->gpu_activity, 1));
     cell(csv, r->facility_w, 1e-6, ",");
-    g_string_append_printf(csv, "%.6g,", r->engines_down);
+    g_string_append_printf(csv, "%.6g,%.6g,%.6g,", r->serving_engines, r->prefill_engines, r->engines_down);
     cell(csv, r->power_cap_w, 1, ",");
     g_string_append_printf(csv, "%.6g\n", r->shed);
   }

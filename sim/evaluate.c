@@ -260,6 +260,7 @@ static void floor_series(const Point *pt, double scale, GArray *series, gsize fr
   for (guint i = (guint)from; series && i < series->len; i++) {
     SeriesRow *r = &g_array_index(series, SeriesRow, i);
     r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale, r->engines_down *= scale;
+    r->queued *= scale, r->serving_engines *= scale, r->prefill_engines *= scale;
     FactoryPlan fp;
     factory_plan(&pt->system, &fs, power_gpu(&pt->system, r->gpu_activity, 1), 0, &fp);
     r->facility_w = fp.avg_facility_w;

@@ -117,7 +117,7 @@ int cmd_estimate(int argc, char **argv)
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json (one results row)", "FORMAT" },
-    { "series", 0, 0, G_OPTION_ARG_FILENAME, &series_path, "write the run over time to FILE (CSV: per interval, offered and served requests/s, output tok/s, requests in flight, TTFT p50 and p90, GPU activity and power; event simulation)", "FILE" },
+    { "series", 0, 0, G_OPTION_ARG_FILENAME, &series_path, "write the run over time to FILE (CSV: per interval, offered and served requests/s, output tok/s, requests in flight and queued, TTFT and TPOT p50 and p90, GPU activity and power, engines in service; event simulation)", "FILE" },
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval_text, "the series' interval (default 60 s)", "TIME" },
     { "series-chart", 0, 0, G_OPTION_ARG_FILENAME, &chart_path, "draw the series (load, power, latency over time) to FILE (.png, .svg or .pdf), with its gnuplot script FILE.gp", "FILE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },

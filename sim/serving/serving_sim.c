@@ -158,6 +158,7 @@ struct Sim {
   /* the time series (SimConfig.series): the interval under way and what it has seen */
   double series_end, series_arrivals, series_done, series_tokens, series_act, series_shed;
   GArray *series_ttft;    /* double: TTFTs of the requests done in the interval */
+  GArray *series_tpot;    /* double: their TPOTs (those with more than one token) */
 };
 
 static Req *req(Sim *s, int i) { return &g_array_index(s->reqs, Req, i); }
@@ -804,9 +805,11 @@ static void complete(Sim *s, int i)
   if (r->cls >= 0)
     metrics_completed(s->cm[r->cls], s->now, r->arrival, r->first, r->osl);
   if (s->series_ttft) {
-    double ttft = r->first - r->arrival;
+    double ttft = r->first - r->arrival, tpot = r->osl > 1 ? (r->done - r->first) / (r->osl - 1) : NAN;
     s->series_done++, s->series_tokens += r->osl;
     g_array_append_val(s->series_ttft, ttft);
+    if (isfinite(tpot))
+      g_array_append_val(s->series_tpot, tpot);
   }
   if (s->completed >= s->target)
     s->stop = TRUE;
@@ -1340,6 +1343,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   sp->free_reqs = g_array_new(FALSE, FALSE, sizeof(int));
   if (p->series && p->series_interval > 0) {
     sp->series_ttft = g_array_new(FALSE, FALSE, sizeof(double));
+    sp->series_tpot = g_array_new(FALSE, FALSE, sizeof(double));
     sp->series_end = p->series_interval;
   }
   sp->prefixes = !p->trace && p->arrival != ARRIVAL_TRACE && (p->turns > 1 || p->shared_prefix > 0);
@@ -1480,15 +1484,27 @@ static void series_row(Sim *s, double end, double length)
                     .shed = s->series_arrivals > 0 ? s->series_shed / s->series_arrivals : 0 };
   double q[2];
   static const double at[2] = { 0.5, 0.9 };
+  row.ttft_p50 = row.ttft_p90 = row.tpot_p50 = row.tpot_p90 = NAN;
   if (s->series_ttft->len) {
     stats_quantiles(s->series_ttft, at, 2, q);
     row.ttft_p50 = q[0], row.ttft_p90 = q[1];
-  } else {
-    row.ttft_p50 = row.ttft_p90 = NAN;
+  }
+  if (s->series_tpot->len) {
+    stats_quantiles(s->series_tpot, at, 2, q);
+    row.tpot_p50 = q[0], row.tpot_p90 = q[1];
+  }
+  row.queued = s->held.length;
+  for (guint k = 0; k < s->engs->len; k++) {
+    const Eng *g = s->engs->pdata[k];
+    row.queued += g->waiting.length + g->rx.inbox.length;
+    gboolean serving = !g->down && !g->draining && !g->reconfiguring;
+    row.serving_engines += serving;
+    row.prefill_engines += serving && g->role == ROLE_PREFILL;
   }
   g_array_append_val(s->p->series, row);
   s->series_arrivals = s->series_done = s->series_tokens = s->series_act = s->series_shed = 0;
   g_array_set_size(s->series_ttft, 0);
+  g_array_set_size(s->series_tpot, 0);
 }
 
 /* Rows for every interval that ended before T (the next event's time). */
@@ -1609,7 +1625,7 @@ void sim_free(Sim *s)
   g_array_unref(s->reqs);
   g_array_unref(s->free_reqs);
   if (s->series_ttft)
-    g_array_unref(s->series_ttft);
+    g_array_unref(s->series_ttft), g_array_unref(s->series_tpot);
   metrics_free(s->m);
   for (int k = 0; k < MIX_MAX_CLASSES; k++)
     if (s->cm[k])

@@ -73,6 +73,11 @@ typedef struct {
   double out_tok_s;          /* output tokens/s of the requests completing (their whole answers) */
   double in_flight;          /* requests in the system at its end */
   double ttft_p50, ttft_p90; /* s, of the requests done in it (NAN: none) */
+  double tpot_p50, tpot_p90; /* s, of the same (NAN: none with more than one token) */
+  double queued;             /* requests at its end waiting for a batch: at the queue router and in
+                              * the engines' queues */
+  double serving_engines;    /* engines in service at its end (not down, not changing pool) */
+  double prefill_engines;    /* of them, in the prefill pool (0: aggregated) */
   double gpu_activity;       /* mean over the deployment's GPUs (0 idle .. 1 TDP) */
   double facility_w;         /* facility power the interval's activity draws (the caller's factory
                               * arithmetic; NAN from the simulation) */
