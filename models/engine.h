@@ -32,6 +32,8 @@ typedef struct {
   gboolean eager;          /* no CUDA graphs: every step's kernels launched by the host */
   double sm_share;         /* Green Context: fraction of the SMs this stream owns; 0 means all */
   double bw_share;         /* fraction of HBM bandwidth it gets (the other stream takes the rest); 0: all */
+  double nvlink_share;     /* fraction of its NVLink bandwidth it has (a domain with switch trays down);
+                            * 0: all */
   gboolean native_only;    /* refuse weights in a format the GPU has no tensor cores for */
   double kv_fraction;      /* the fraction the stack's KV-pool rule takes as launched; 0: the stack's */
 } Engine;

@@ -101,6 +101,8 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->tile_m = cw != e->precision ? MIN(a->grouped_tile_m, WEIGHT_ONLY_HALF_M) : a->grouped_tile_m;
   comm_links(e->sys, a, on, k, &r->links);
+  if (e->nvlink_share > 0) /* a degraded NVLink domain: the switch trays left carry its traffic */
+    r->links.nvlink_bw *= e->nvlink_share;
 }
 
 /* The longer of a kernel's compute and memory times; its power activity goes to *BUSY in seconds

@@ -411,6 +411,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   row->failures = o.failures, row->requests_lost = o.lost, row->requests_retried = o.retried;
   row->availability = o.availability;
+  row->switch_tray_failures = o.tray_failures, row->degraded_share = o.degraded;
   row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w;
   row->sim_events = o.events, row->sim_requests = o.requests;
   g_autofree char *class_breach = NULL;
@@ -422,6 +423,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   }
   if (pt->p.factory.floor) { /* the sample's counts stand for the floor's */
     row->failures *= scale, row->requests_lost *= scale, row->requests_retried *= scale;
+    row->switch_tray_failures *= scale;
     row->goodput_req_s *= scale, row->deployment_gpus *= scale; /* the deployment is the floor */
     floor_series(pt, scale, series, series_from);
   }

@@ -35,6 +35,7 @@ typedef struct {
   double planner_moves;       /* engines the planner moved between pools (des) */
   double floor_engines, simulated_engines; /* factory.floor.simulate: the floor's engines, and those simulated */
   double failures, requests_lost, requests_retried, availability; /* factory.failures, over the run */
+  double switch_tray_failures, degraded_share; /* NVLink switch trays failed, engines' share degraded */
   double shed_rate, mean_power_cap_w; /* factory.envelope, over the run */
   double sim_events, sim_requests; /* what the event simulation ran: its cost */
   char *classes;              /* workload.mix: each class's share, TTFT at the plan's percentile

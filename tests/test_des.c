@@ -1132,6 +1132,42 @@ START_TEST(classes_and_deadlines)
 }
 END_TEST
 
+/* An NVL72 domain running degraded: four TP8 engines of Llama 3.3 70B on GB200 (32 GPUs, one
+ * domain), switch trays failing at a mean of 100 s each (nine of them: one in 11.1 s), engines and
+ * nodes never, repairs after the run. The failure stream draws the engines' times first (four
+ * draws), then the domain's first tray: t1 = -ln(1 - u5) x 100 / 9 s; from then on the domain
+ * runs degraded, so the engines' share of the run degraded is (T - t1) / T, T the run's end. Trays
+ * go on failing down to the last one (1/9 of the bandwidth), and the engines serve on, slower. */
+START_TEST(degraded_domain)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  e.sys = catalog_system(c, "gb200-nvl72");
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 64, p.requests = 1 << 30, p.duration = 300, p.window = WINDOW_ALL;
+  SimResult whole, degraded;
+  g_autofree char *w1 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &whole);
+  ck_assert_msg(!w1, "%s", w1);
+  p.failures = TRUE, p.retry = TRUE, p.gpu_mtbf = p.node_mtbf = 1e15, p.tray_mtbf = 100, p.repair_time = 1e6;
+  g_autofree char *w2 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &degraded);
+  ck_assert_msg(!w2, "%s", w2);
+  GRand *r = g_rand_new_with_seed((guint32)p.seed ^ 0x5eed1e55u);
+  for (int k = 0; k < 4; k++)
+    g_rand_double(r);
+  double t1 = -log(1.0 - g_rand_double(r)) * 100 / 9;
+  g_rand_free(r);
+  ck_assert(t1 < 300);
+  ck_assert_close(degraded.degraded, (300 - t1) / 300, 2e-3); /* T: the last event, just short of 300 s */
+  ck_assert(degraded.tray_failures >= 8); /* at most 8 of 9 down: the ninth stands for the domain */
+  ck_assert_double_eq(degraded.failures, 0);
+  ck_assert_double_eq(degraded.availability, 1);
+  ck_assert_msg(degraded.tpot[0] > 1.02 * whole.tpot[0], "TPOT %g s degraded, %g s whole", degraded.tpot[0], whole.tpot[0]);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Past 2^21 measured requests the latencies fold into 0.1%-wide log bins: memory stays bounded and
  * the quantiles stay within 0.1%. Three million requests with TTFT k us (k = 1..3,000,000, after a
  * window opened at t = 0): the median is 1.5 s, the 90th percentile 2.7 s, the 99th 2.97 s. */
@@ -1217,6 +1253,7 @@ int main(void)
   tcase_add_test(tc, erlang_c_floor);
   tcase_add_test(tc, failure_moves_load);
   tcase_add_test(tc, classes_and_deadlines);
+  tcase_add_test(tc, degraded_domain);
   tcase_add_test(tc, metrics_fold_into_histograms);
   tcase_add_test(tc, demand_curve);
   suite_add_tcase(s, tc);

@@ -307,6 +307,34 @@ START_TEST(wide_ep_alltoall)
 }
 END_TEST
 
+/* A degraded NVLink domain (a switch tray down: the engine keeps nvlink_share of its bandwidth):
+ * every collective inside the domain is latency + bytes / bandwidth, so its time at share s is
+ * L + B / s. The 32-GPU wide-EP decode step of wide_ep_alltoall: at 1, 1/2 and 1/4 of the NVLink
+ * bandwidth, comm(1/4) - comm(1/2) = 4B - 2B = 2 (comm(1/2) - comm(1)); and eight of NVL72's nine
+ * trays leave comm(8/9) = L + 9/8 B = comm(1) + (comm(1/2) - comm(1)) / 8. */
+START_TEST(degraded_nvlink_domain)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = wide_ep(engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP8, 32, &prof));
+  StepBatch b = { .decode_seqs = 256, .decode_ctx = 1024 };
+  double comm[4];
+  static const double share[4] = { 0, 0.5, 0.25, 8.0 / 9 };
+  for (int k = 0; k < 4; k++) {
+    StepTime t;
+    e.nvlink_share = share[k];
+    step_time(&e, &b, &t);
+    comm[k] = t.comm;
+  }
+  double bw = comm[1] - comm[0];
+  ck_assert(bw > 0);
+  ck_assert_close(comm[2] - comm[1], 2 * bw, 1e-9);
+  ck_assert_close(comm[3], comm[0] + bw / 8, 1e-9);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* A step's overhead in parts, Llama-3.1-8B BF16 on one B200, ideal profile, a decode step of one
  * sequence at an empty context: t0 = its kernels (weights / HBM). With 1 ms of GPU-side step
  * overhead it takes t0 + 1 ms. The host's 0.5 ms hides under it when the overlap scheduler runs
@@ -975,6 +1003,7 @@ int main(void)
   tcase_add_test(tc, token_groups);
   tcase_add_test(tc, eplb_slots);
   tcase_add_test(tc, wide_ep_alltoall);
+  tcase_add_test(tc, degraded_nvlink_domain);
   tcase_add_test(tc, step_overhead_parts);
   tcase_add_test(tc, power_limited_clock);
   tcase_add_test(tc, infeasible_with_numbers);

@@ -134,7 +134,7 @@ typedef struct {
   /* engines stop when a GPU or node of theirs fails (exponential times, these means per GPU and per
    * node), out of service for REPAIR_TIME s; their requests are sent again (RETRY) or lost */
   gboolean failures;
-  double gpu_mtbf, node_mtbf, repair_time;
+  double gpu_mtbf, node_mtbf, tray_mtbf, repair_time;
   gboolean retry;
   /* held to power_budget as the load draws it: GPUs' power capped, or requests turned away,
    * looked at every POWER_PERIOD s */

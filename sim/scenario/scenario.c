@@ -164,6 +164,7 @@ static const KtKey keys[] = {
   BOOL("factory.failures.enabled", factory.failures, "false", "on: draw failures for every engine"),
   NUM("factory.failures.gpu_mtbf", factory.gpu_mtbf, DIM_TIME, "86000 h", "mean time between failures of one GPU: GPU, HBM, SRAM, NVLink (Llama 3: 246 of the 419 interruptions in 21.2 M GPU-hours)", KT_POSITIVE),
   NUM("factory.failures.node_mtbf", factory.node_mtbf, DIM_TIME, "15000 h", "mean time between failures of one node apart from its GPUs: host, NIC, cables and switches, software (Llama 3: the other 173 in 2.65 M node-hours)", KT_POSITIVE),
+  NUM("factory.failures.switch_tray_mtbf", factory.tray_mtbf, DIM_TIME, "76000 h", "mean time between failures of one NVLink switch tray (rack-scale domains, e.g. NVL72's nine): the domain runs on, its GPUs' NVLink bandwidth down by the tray's share until it is repaired (an estimate: Llama 3's 35 switch and cable interruptions, one per 607,000 GPU-hours of fabric, over the 8 GPUs' worth of links a tray of nine carries)", KT_POSITIVE),
   NUM("factory.failures.repair_time", factory.repair_time, DIM_TIME, "1 h", "an engine's time out of service after a failure, to serving again with its weights loaded (an estimate: a spare node swapped in by automation)", KT_NONNEG),
   BOOL("factory.failures.retry", factory.retry, "true", "requests on a failed engine are sent again (their latency counts from their first arrival); false: lost"),
   GROUP("plan", "what `aifsim plan` optimises for"),

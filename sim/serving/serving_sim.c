@@ -21,7 +21,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX };
 
 typedef struct {
   double arrival, first, done;
@@ -51,7 +51,10 @@ typedef struct {
 typedef struct {
   int id;                 /* index in Sim.engs */
   Role role;
-  const Engine *e;
+  const Engine *e;        /* &own */
+  Engine own;             /* what it is: its role's engine, with the power cap and the NVLink share
+                           * the run gives it now */
+  int domain;             /* the NVLink domain it sits in (its first GPU's) */
   double kv_cap, kv_used; /* tokens */
   int max_running;
   GQueue waiting;         /* request indices (GINT_TO_POINTER) */
@@ -147,11 +150,17 @@ struct Sim {
   int down;
   double down_area, down_since;
   double failures, lost, retried;
-  /* the engines' own copies of what they are (Engine): the power envelope's controller changes
-   * their power limit as it caps; the static limit they came with; the cap now (0: none), its
-   * time integral, the share of arrivals turned away, the activity drawn since the last look */
+  /* NVLink switch trays down per domain (failures), engines in a domain with one down and their
+   * time so */
+  int n_domains;
+  int *trays_down;
+  int degraded_now;
+  double degraded_area, degraded_since, tray_failures;
+  /* what an engine of each role is (aggregated or prefill, decode), as the run was given it: each
+   * engine copies its role's into its own (Eng.own), where the power envelope's controller sets its
+   * cap and a degraded domain its NVLink share; the cap now (0: none), its time integral, the share
+   * of arrivals turned away, the activity drawn since the last look */
   Engine own[2];
-  double base_limit[2];
   double cap, cap_area, shed_p, shed, power_act, power_t;
   double drawn;           /* the facility's draw per GPU as the controller sees it (smoothed), W */
   GRand *power_rand;
@@ -238,7 +247,12 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
   double ctx = p->input.mean + (role == ROLE_PREFILL ? 0 : p->output.mean);
   const EngineSpec *es = role == ROLE_AGG ? &p->agg : role == ROLE_PREFILL ? &p->prefill : &p->decode;
   g->role = role;
-  g->e = e;
+  if (e != &g->own) { /* a new role: its engine, with the cap and NVLink share this one has now */
+    double limit = g->e ? g->own.power_limit : e->power_limit, share = g->e ? g->own.nvlink_share : 0;
+    g->own = *e;
+    g->own.power_limit = limit, g->own.nvlink_share = share;
+  }
+  g->e = e = &g->own;
   MemoryPlan m;
   memory_plan(e, ctx, &m);
   /* KV room in tokens: the bytes left over the bytes one token of context takes on a GPU */
@@ -990,6 +1004,44 @@ static double time_to_failure(Sim *s, const Eng *g)
   return -log(1.0 - g_rand_double(s->fail_rand)) / rate;
 }
 
+/* Whether the run's domains have NVLink switch trays that fail (rack-scale domains, failures on). */
+static gboolean trays_fail(const Sim *s)
+{
+  return s->p->failures && s->own[0].sys->switch_trays_per_domain > 0 && s->p->tray_mtbf > 0;
+}
+
+/* The time to a domain's next switch-tray failure: any of its trays, each at 1 / tray_mtbf. */
+static double time_to_tray_failure(Sim *s)
+{
+  return -log(1.0 - g_rand_double(s->fail_rand)) * s->p->tray_mtbf / s->own[0].sys->switch_trays_per_domain;
+}
+
+/* Domain D lost (CHANGE 1) or got back (-1) a switch tray: its engines' NVLink bandwidth is the
+ * trays' left over all of them (a GPU's links spread evenly over the trays), from their next step. */
+static void tray_change(Sim *s, int d, int change)
+{
+  int trays = s->own[0].sys->switch_trays_per_domain;
+  if (change > 0 && s->trays_down[d] >= trays - 1) /* the last tray: the domain's links are gone with it,
+                                                     * which the engines' own failures stand for */
+    return;
+  s->degraded_area += s->degraded_now * (s->now - s->degraded_since);
+  s->degraded_since = s->now;
+  s->trays_down[d] += change;
+  double share = (double)(trays - s->trays_down[d]) / trays;
+  for (guint k = 0; k < s->engs->len; k++) {
+    Eng *g = s->engs->pdata[k];
+    if (g->domain != d)
+      continue;
+    gboolean was = g->own.nvlink_share > 0 && g->own.nvlink_share < 1;
+    g->own.nvlink_share = s->trays_down[d] > 0 ? share : 0;
+    s->degraded_now += (s->trays_down[d] > 0) - was;
+  }
+  if (change > 0) {
+    s->tray_failures++;
+    push_external(s, s->now + s->p->repair_time, EV_TRAY_FIX, d);
+  }
+}
+
 /* The engines out of service change at NOW: their time out so far is summed first. */
 static void count_down(Sim *s, int change)
 {
@@ -1092,9 +1144,10 @@ static void power_control(Sim *s)
     cap = idle + (cap - idle) * CLAMP(ratio, 0, 1.1);
     cap = MAX(cap, idle + 0.05 * (tdp - idle)); /* a board runs at its lowest clock, not below */
     s->cap = cap >= tdp ? 0 : cap;
-    for (int k = 0; k < 2; k++) {
-      double base = s->base_limit[k] > 0 ? s->base_limit[k] : tdp;
-      s->own[k].power_limit = s->cap > 0 ? MIN(base, s->cap) : s->base_limit[k];
+    for (guint k = 0; k < s->engs->len; k++) { /* each engine under the cap, or its role's own limit */
+      Eng *g = s->engs->pdata[k];
+      double given = s->own[g->role == ROLE_DECODE].power_limit;
+      g->own.power_limit = s->cap > 0 ? MIN(given > 0 ? given : tdp, s->cap) : given;
     }
   } else if (p->power_policy == POWER_POLICY_SHED && (over || (under && s->shed_p > 0))) {
     double keep = (1 - s->shed_p) * CLAMP(ratio, 0, 1.1);
@@ -1277,6 +1330,13 @@ static void measure(Sim *s, SimResult *out)
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
     out->availability = s->now > 0 ? 1 - s->down_area / (s->now * s->engs->len) : 1;
   }
+  out->tray_failures = out->degraded = NAN;
+  if (trays_fail(s)) {
+    s->degraded_area += s->degraded_now * (s->now - s->degraded_since);
+    s->degraded_since = s->now;
+    out->tray_failures = s->tray_failures;
+    out->degraded = s->now > 0 ? s->degraded_area / (s->now * s->engs->len) : 0;
+  }
   out->n_classes = s->w.mix ? s->w.mix->len : 0;
   for (guint k = 0; k < out->n_classes; k++) {
     MetricsSummary cs;
@@ -1359,7 +1419,6 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
       sp->users[u] = (User){ .session = -1 };
   }
   sp->own[0] = *e, sp->own[1] = d ? *d : *e;
-  sp->base_limit[0] = e->power_limit, sp->base_limit[1] = sp->own[1].power_limit;
   e = &sp->own[0], d = d ? &sp->own[1] : NULL;
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
@@ -1372,10 +1431,22 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
     g->id = (int)k;
     g->nodes = (int)ceil((double)g->e->gpus / MAX(g->e->sys->gpus_per_node, 1));
   }
+  /* the engines fill NVLink domains in turn, one after the other (an engine wider than a domain
+   * counts as its first) */
+  double placed = 0, per_domain = MAX(e->sys->nvlink_domain_gpus, 1);
+  for (guint k = 0; k < sp->engs->len; k++) {
+    Eng *g = sp->engs->pdata[k];
+    g->domain = (int)(placed / per_domain);
+    placed += g->e->gpus;
+  }
+  sp->n_domains = (int)ceil(placed / per_domain);
+  sp->trays_down = g_new0(int, MAX(sp->n_domains, 1));
   if (p->failures) { /* a stream of its own: turning failures on leaves the workload's draws alone */
     sp->fail_rand = g_rand_new_with_seed((guint32)p->seed ^ 0x5eed1e55u);
     for (guint k = 0; k < sp->engs->len; k++)
       push_external(sp, time_to_failure(sp, sp->engs->pdata[k]), EV_FAIL, (int)k);
+    for (int k = 0; k < sp->n_domains && trays_fail(sp); k++)
+      push_external(sp, time_to_tray_failure(sp), EV_TRAY, k);
   }
   network_init(&sp->net);
   if (d) { /* each engine's NVLink and NIC ports, one link each way, its GPUs' bandwidth together */
@@ -1563,6 +1634,11 @@ gboolean sim_step(Sim *s)
     repair(s, s->engs->pdata[ev.who]);
   else if (ev.kind == EV_POWER)
     power_control(s);
+  else if (ev.kind == EV_TRAY) { /* a tray fails; the domain's next failure is drawn */
+    tray_change(s, ev.who, 1);
+    push_external(s, s->now + time_to_tray_failure(s), EV_TRAY, ev.who);
+  } else if (ev.kind == EV_TRAY_FIX)
+    tray_change(s, ev.who, -1);
   else
     kv_arrived(s, ev.who);
   return TRUE;
@@ -1618,6 +1694,7 @@ void sim_free(Sim *s)
   g_queue_clear(&s->held);
   if (s->fail_rand)
     g_rand_free(s->fail_rand);
+  g_free(s->trays_down);
   if (s->power_rand)
     g_rand_free(s->power_rand);
   network_clear(&s->net);

@@ -60,6 +60,8 @@ typedef struct {
   /* failures (SimConfig.failures; NAN without): engines failed in the window, the requests on them
    * lost or sent again, and the engines' share of the window in service */
   double failures, lost, retried, availability;
+  double tray_failures, degraded; /* NVLink switch trays failed, and the engines' share of the run in a
+                           * domain with one down (NAN: no failures, or no switch trays) */
   /* the power envelope (SimConfig.power_policy; NAN without): the share of offered requests turned
    * away, and the GPUs' power cap averaged over the run (W) */
   double shed, mean_cap_w;

@@ -31,7 +31,7 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .cache_block = p->serving.cache_block, .cache_host = p->serving.cache_host,
     .cache_storage = p->serving.cache_storage, .cache_remote = p->serving.cache_remote,
     .failures = p->factory.failures, .retry = p->factory.retry, .gpu_mtbf = p->factory.gpu_mtbf,
-    .node_mtbf = p->factory.node_mtbf, .repair_time = p->factory.repair_time,
+    .node_mtbf = p->factory.node_mtbf, .tray_mtbf = p->factory.tray_mtbf, .repair_time = p->factory.repair_time,
     .power_policy = p->factory.power_policy, .power_period = p->factory.power_period,
   };
   /* a mix of request classes: the workload's means are the mix's (each class draws at its own) */

@@ -44,7 +44,7 @@ typedef struct {
   double oversubscription;    /* of the scale-out fabric cross-domain KV transfers cross */
   /* failures: per-GPU and per-node mean times between them, an engine's time out, retry or lose */
   gboolean failures, retry;
-  double gpu_mtbf, node_mtbf, repair_time;
+  double gpu_mtbf, node_mtbf, tray_mtbf, repair_time;
   /* the power envelope: a GPU drawing W stands for POWER_FIXED + POWER_SLOPE x W of facility power
    * (its share of the rest of the facility); the controller holds that to ENVELOPE_PER_GPU, every
    * POWER_PERIOD s, by POWER_POLICY (the caller's factory arithmetic fills the figures) */
