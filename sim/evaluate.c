@@ -196,7 +196,7 @@ static void refuse(ResultRow *row, char *why)
 /* The floor (factory.floor.simulate): copies of the point's deployment the factory's GPUs hold, how
  * many of them the fast path simulates, and the engines of one. NULL, or why it cannot be sized. */
 typedef struct {
-  double copies, simulated, engines_per_copy;
+  double copies, simulated, engines_per_copy, gpus_per_copy;
 } Floor;
 
 static char *floor_size(const Point *pt, Floor *f)
@@ -215,6 +215,7 @@ static char *floor_size(const Point *pt, Floor *f)
                            (double)sv->decode.workers * sv->decode.tp * sv->decode.pp
                        : (double)sv->agg.workers * sv->agg.tp * sv->agg.pp;
   f->engines_per_copy = disagg ? sv->prefill.workers + sv->decode.workers : sv->agg.workers;
+  f->gpus_per_copy = gpus;
   f->copies = floor(plan.gpus / gpus);
   if (f->copies < 1)
     return g_strdup_printf("factory.floor.simulate: the factory's %.0f GPUs hold no copy of the %.0f-GPU deployment",
@@ -373,6 +374,9 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   Deployment d;
   Outcome o;
   point_deployment(&share, prof, &sim, &d);
+  if (pt->p.factory.floor) /* the floor's pools are global: its KV caches move inside one NVLink
+                            * domain only when the whole floor is one */
+    d.same_domain = d.same_domain && fl.copies * fl.gpus_per_copy <= pt->system.nvlink_domain_gpus;
   char *no_envelope = envelope(pt, &sim);
   if (no_envelope) {
     refuse(row, no_envelope);

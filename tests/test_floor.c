@@ -216,6 +216,40 @@ START_TEST(power_envelope_binds)
 }
 END_TEST
 
+/* SimGrid and the native network agree on a floor both can run: 64 B200 engines, prefill and decode
+ * pools of 8 GPUs each (512 GPUs), 8k-token prompts whose KV caches cross the NICs through an 8:1
+ * oversubscribed core, 16 engines simulated; throughput, TTFT p50 and p90 and TPOT p50 within 1%. */
+START_TEST(simgrid_agrees_on_a_floor)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text("name: sg\nsystem: b200-hgx8\nmodel: deepseek-r1\nseed: 2\n"
+                "workload:\n"
+                "  input: {dist: uniform, mean: 8000, min: 6000, max: 10000}\n"
+                "  output: {dist: uniform, mean: 300, min: 200, max: 400}\n"
+                "  arrival: {kind: poisson, rate: 24 req/s}\n"
+                "  duration: 4 min\n"
+                "serving:\n"
+                "  precision: fp8\n"
+                "  mode: disaggregated\n"
+                "  engine: [des, simgrid]\n"
+                "  disaggregated:\n"
+                "    prefill: {workers: 1, tp: 8, ep: 8, attention_dp: true}\n"
+                "    decode: {workers: 1, tp: 8, ep: 8, attention_dp: true, max_batch: 64}\n"
+                "factory: {gpus: 512, fabric: {oversubscription: 8}, floor: {simulate: true, sample_engines: 16}}\n",
+                rows, -1, NULL);
+  const ResultRow *native = rows->pdata[0], *sg = rows->pdata[1];
+  ck_assert_int_eq(native->status, OUTCOME_OK);
+  ck_assert_int_eq(sg->status, OUTCOME_OK);
+  ck_assert_str_eq(sg->engine, "simgrid");
+  ck_assert_double_eq(native->floor_engines, 64);
+  ck_assert_close(sg->out_tok_s_per_gpu, native->out_tok_s_per_gpu, 0.01);
+  ck_assert_close(sg->ttft_p50_ms, native->ttft_p50_ms, 0.01);
+  ck_assert_close(sg->ttft_p90_ms, native->ttft_p90_ms, 0.01);
+  ck_assert_close(sg->tpot_p50_ms, native->tpot_p50_ms, 0.01);
+  rows_free(g_steal_pointer(&rows));
+}
+END_TEST
+
 static Suite *suite(void)
 {
   Suite *s = suite_create("floor");
@@ -225,6 +259,7 @@ static Suite *suite(void)
   tcase_add_test(tc, floor_series_is_the_floors);
   tcase_add_test(tc, floor_that_cannot_be_sized);
   tcase_add_test(tc, power_envelope_binds);
+  tcase_add_test(tc, simgrid_agrees_on_a_floor);
   suite_add_tcase(s, tc);
   return s;
 }
