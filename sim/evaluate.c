@@ -416,7 +416,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->failures = o.failures, row->requests_lost = o.lost, row->requests_retried = o.retried;
   row->availability = o.availability;
   row->switch_tray_failures = o.tray_failures, row->degraded_share = o.degraded;
-  row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w;
+  row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w, row->parked_share = o.parked;
   row->sim_events = o.events, row->sim_requests = o.requests;
   g_autofree char *class_breach = NULL;
   row->classes = class_figures(pt, &o, &class_breach);

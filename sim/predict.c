@@ -85,7 +85,7 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   out->cache_remote_rate = sr.cache_remote_rate;
   out->failures = sr.failures, out->lost = sr.lost, out->retried = sr.retried, out->availability = sr.availability;
   out->shed = sr.shed, out->mean_cap_w = sr.mean_cap_w;
-  out->tray_failures = sr.tray_failures, out->degraded = sr.degraded;
+  out->tray_failures = sr.tray_failures, out->degraded = sr.degraded, out->parked = sr.parked;
   out->events = (double)sr.events, out->requests = (double)sr.requests;
   out->n_classes = sr.n_classes;
   memcpy(out->classes, sr.classes, sizeof sr.classes);
@@ -101,7 +101,7 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
                         &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
                         &out->offered_req_s, &out->cache_hit_rate, &out->cache_host_rate,
                         &out->cache_storage_rate, &out->cache_remote_rate, &out->failures, &out->lost,
-                        &out->retried, &out->availability, &out->shed, &out->mean_cap_w, &out->tray_failures, &out->degraded, &out->events,
+                        &out->retried, &out->availability, &out->shed, &out->mean_cap_w, &out->tray_failures, &out->degraded, &out->parked, &out->events,
                         &out->requests };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;

@@ -59,6 +59,7 @@ typedef struct {
                                 * engines' share of the run in service (event simulation, failures) */
   double shed, mean_cap_w;     /* the power envelope: share of requests turned away, the mean GPU cap */
   double tray_failures, degraded; /* NVLink switch trays failed, engines' share of the run degraded */
+  double parked;               /* the autoscaler: engines' share of the run parked */
   double events, requests;     /* the event simulation's events and requests (its cost) */
   guint n_classes;             /* workload.mix's classes (event simulation; 0: none) */
   ClassFigures classes[MIX_MAX_CLASSES];

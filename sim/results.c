@@ -67,6 +67,7 @@ const ResultColumn result_columns[] = {
   { "availability", RC_NUM, O(availability), "factory.failures: the engines' share of the run in service" },
   { "switch_tray_failures", RC_NUM, O(switch_tray_failures), "factory.failures: NVLink switch trays failed over the run (rack-scale domains; of the whole floor when it is simulated)" },
   { "degraded_share", RC_NUM, O(degraded_share), "factory.failures: the engines' share of the run in an NVLink domain with a switch tray down (running on the trays left)" },
+  { "parked_share", RC_NUM, O(parked_share), "factory.autoscale: the engines' share of the run parked at idle power (the load did not need them)" },
   { "shed_rate", RC_NUM, O(shed_rate), "factory.envelope: share of the offered requests turned away to hold the facility's power envelope (policy shed)" },
   { "classes", RC_STR, O(classes), "workload.mix: each class, 'NAME SHARE: pNN TTFT (<= or > its limit), tok/s per user; ...' (des)" },
   { "sim_events", RC_NUM, O(sim_events), "events the event simulation ran (engine steps or runs of them, arrivals, KV transfers, ...): its cost (des)" },

@@ -37,6 +37,7 @@ typedef struct {
   double failures, requests_lost, requests_retried, availability; /* factory.failures, over the run */
   double switch_tray_failures, degraded_share; /* NVLink switch trays failed, engines' share degraded */
   double shed_rate, mean_power_cap_w; /* factory.envelope, over the run */
+  double parked_share;        /* factory.autoscale: engines' share of the run parked */
   double sim_events, sim_requests; /* what the event simulation ran: its cost */
   char *classes;              /* workload.mix: each class's share, TTFT at the plan's percentile
                                * against its limit, tok/s per user */

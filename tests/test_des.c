@@ -1168,6 +1168,49 @@ START_TEST(degraded_domain)
 }
 END_TEST
 
+/* The autoscaler: eight one-GPU engines (Llama 3.1 8B on H200, 16 slots each) at 4 req/s of
+ * 200-token answers: about 4 x 2 s = 8 requests in the system, which one engine holds at 70% of
+ * its slots (8 / 11.2 < 1). Every minute it parks one more (a tenth of the serving ones, at least
+ * one) as soon as it empties: the k-th parked after k minutes, seven of them over 30 minutes, so the
+ * engines' share of the run parked is sum_{k=1..7} (1,800 - 60 k) / (8 x 1,800) = 10,920 / 14,400 =
+ * 0.758 (a parked engine first finishes its last requests: within 1%). Every request is served; the
+ * GPUs draw less. When the demand then grows eightfold it wakes engines again (after their 2 minutes
+ * of loading weights): more serve at the end than the one left before. */
+START_TEST(autoscaler_parks_and_wakes)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
+  SimConfig p = params(c, ARRIVAL_POISSON);
+  p.rate = 4, p.duration = 1800, p.requests = 1 << 30, p.window = WINDOW_ALL;
+  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
+  p.agg.max_batch = 16;
+  SimResult all, scaled;
+  g_autofree char *w1 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &all);
+  ck_assert_msg(!w1, "%s", w1);
+  p.autoscale = TRUE, p.autoscale_interval = 60, p.autoscale_target = 0.7, p.autoscale_start = 120, p.autoscale_min = 1;
+  g_autofree char *w2 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &scaled);
+  ck_assert_msg(!w2, "%s", w2);
+  ck_assert_close(scaled.parked, 10920.0 / 14400, 0.01);
+  ck_assert(!scaled.unstable);
+  ck_assert_close(scaled.req_s, all.req_s, 0.02);
+  ck_assert_msg(scaled.gpu_activity < all.gpu_activity, "activity %g parked, %g not", scaled.gpu_activity, all.gpu_activity);
+  /* then eightfold from minute 15: engines wake */
+  p.curve = "1 8", p.curve_period = 900;
+  g_autoptr(GArray) series = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
+  p.series = series, p.series_interval = 60;
+  SimResult grown;
+  g_autofree char *w3 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &grown);
+  ck_assert_msg(!w3, "%s", w3);
+  double before = g_array_index(series, SeriesRow, 13).serving_engines; /* minute 14 */
+  double after = g_array_index(series, SeriesRow, series->len - 1).serving_engines;
+  ck_assert_msg(after > before, "%g engines serve at the end, %g before the demand grew", after, before);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Past 2^21 measured requests the latencies fold into 0.1%-wide log bins: memory stays bounded and
  * the quantiles stay within 0.1%. Three million requests with TTFT k us (k = 1..3,000,000, after a
  * window opened at t = 0): the median is 1.5 s, the 90th percentile 2.7 s, the 99th 2.97 s. */
@@ -1254,6 +1297,7 @@ int main(void)
   tcase_add_test(tc, failure_moves_load);
   tcase_add_test(tc, classes_and_deadlines);
   tcase_add_test(tc, degraded_domain);
+  tcase_add_test(tc, autoscaler_parks_and_wakes);
   tcase_add_test(tc, metrics_fold_into_histograms);
   tcase_add_test(tc, demand_curve);
   suite_add_tcase(s, tc);

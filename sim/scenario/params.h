@@ -140,6 +140,12 @@ typedef struct {
    * looked at every POWER_PERIOD s */
   PowerPolicy power_policy;
   double power_period;
+  /* the autoscaler: every AUTOSCALE_INTERVAL s, the aggregated engines the load needs at
+   * AUTOSCALE_TARGET of their batch slots serve, the rest are parked (idle power), a parked one
+   * taking AUTOSCALE_START s to serve again (its weights loaded) */
+  gboolean autoscale;
+  double autoscale_interval, autoscale_target, autoscale_start;
+  int autoscale_min;
 } FactoryParams;
 
 typedef enum { PCT_P50, PCT_P90, PCT_P99 } Percentile;

@@ -21,7 +21,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX, EV_SCALE, EV_WAKE };
 
 typedef struct {
   double arrival, first, done;
@@ -80,6 +80,9 @@ typedef struct {
   int nvl_up, nvl_down, nic_up, nic_down; /* its links in the network (disaggregated) */
   gboolean draining;      /* the planner is moving it to the other pool: it takes no new work */
   gboolean down;          /* failed, out of service until repaired (SimConfig.failures) */
+  gboolean parking;       /* the autoscaler parks it: it takes no new work, and parks once empty */
+  gboolean parked;        /* parked (idle power) or waking up (its weights loading) */
+  gboolean waking;        /* parked, and waking up */
   int nodes;              /* the nodes its GPUs sit in: each may fail */
   gboolean reconfiguring; /* drained, out of service until it changes pool */
   /* attention data-parallel ranks: each sequence lives on one; the stack may balance prompts
@@ -150,6 +153,9 @@ struct Sim {
   int down;
   double down_area, down_since;
   double failures, lost, retried;
+  /* the autoscaler: engines parked now and their time so */
+  int parked_now;
+  double parked_area, parked_since;
   /* NVLink switch trays down per domain (failures), engines in a domain with one down and their
    * time so */
   int n_domains;
@@ -320,6 +326,12 @@ static int running(const Eng *g) { return g->n_dec + (int)g->prefilling->len; }
 static guint eng_load(const Eng *g)
 {
   return (guint)running(g) + g->waiting.length + g->rx.inbox.length + g->rx.fresh.length + g->rx.deferred.length;
+}
+
+/* Whether G takes new work: not moving pool, failed, parked or being parked. */
+static gboolean in_service(const Eng *g)
+{
+  return !g->draining && !g->reconfiguring && !g->down && !g->parking && !g->parked;
 }
 
 /* KV tokens a request must hold on an engine of this role. */
@@ -626,7 +638,7 @@ static Eng *least_loaded(Sim *s, Role role)
   for (guint j = 0; j < n; j++) {
     Eng *g = s->engs->pdata[(s->rr + j) % n];
     guint load = eng_load(g);
-    if (g->role == role && !g->draining && !g->reconfiguring && !g->down && load < best_load)
+    if (g->role == role && in_service(g) && load < best_load)
       best = g, best_load = load;
   }
   s->rr = n ? (s->rr + 1) % n : 0;
@@ -644,7 +656,7 @@ static Eng *route(Sim *s, const Req *r)
   guint n = s->engs->len;
   for (guint k = 0; k < n; k++) {
     Eng *g = s->engs->pdata[(s->rr + k) % n];
-    if (g->role != front || g->draining || g->reconfiguring || g->down)
+    if (g->role != front || !in_service(g))
       continue;
     if (s->p->router == ROUTER_ROUND_ROBIN) { /* the next one in turn */
       s->rr = (s->rr + k + 1) % n;
@@ -721,7 +733,7 @@ static void send_to(Sim *s, Eng *g, int i)
 static gboolean has_room(const Eng *g, const Req *r, Role front)
 {
   guint load = eng_load(g);
-  return g->role == front && !g->draining && !g->reconfiguring && !g->down && (int)load < g->max_running &&
+  return g->role == front && in_service(g) && (int)load < g->max_running &&
          (load == 0 || g->kv_used + g->routed + need(g, r) <= g->kv_cap);
 }
 
@@ -897,6 +909,25 @@ static void network_event(Sim *s)
   schedule_network(s);
 }
 
+/* The engines parked change by CHANGE at NOW: their time parked so far is summed first. */
+static void count_parked(Sim *s, int change)
+{
+  s->parked_area += s->parked_now * (s->now - s->parked_since);
+  s->parked_since = s->now;
+  s->parked_now += change;
+}
+
+/* An engine being parked with nothing left parks: its GPUs idle, its prefix cache dropped. */
+static void check_parked(Sim *s, Eng *g)
+{
+  if (g->parking && running(g) == 0 && !g->busy && !g->pbusy && eng_load(g) == 0 && !receiver_lagging(&g->rx)) {
+    g->parking = FALSE, g->parked = TRUE;
+    count_parked(s, 1);
+    if (g->cache) /* what it cached goes with its memory */
+      eng_configure(g, g->role, g->e, s->p, s->prefixes);
+  }
+}
+
 /* A draining engine with nothing left leaves service to change pool. */
 static void check_drained(Sim *s, Eng *g)
 {
@@ -968,6 +999,7 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
   try_admit(s, g);
   start_step(s, g);
   check_drained(s, g);
+  check_parked(s, g);
   /* a slot may have opened: only here or on this engine's return to service (requests are held
    * only while no engine has room) */
   if (!g_queue_is_empty(&s->held) && g->role != ROLE_DECODE)
@@ -1111,6 +1143,61 @@ static void repair(Sim *s, Eng *g)
     dispatch_held(s);
 }
 
+/* The autoscaler (SimConfig.autoscale; aggregated engines): the engines the requests in the system
+ * need at the target share of their batch slots serve (at least autoscale_min); beyond them, the
+ * least loaded are parked once they empty, at most a tenth of the serving ones a look (a dip does
+ * not empty the floor); short of them, engines being parked serve on at once and parked ones wake
+ * after autoscale_start (their weights loaded). Failed engines are neither. */
+static void autoscale(Sim *s)
+{
+  const SimConfig *p = s->p;
+  guint load = s->held.length, total = 0;
+  int serving = 0, waking = 0, slots = 0;
+  for (guint k = 0; k < s->engs->len; k++) {
+    const Eng *g = s->engs->pdata[k];
+    if (g->role != ROLE_AGG || g->down)
+      continue;
+    total++;
+    load += eng_load(g);
+    slots = MAX(slots, g->max_running);
+    serving += in_service(g);
+    waking += g->parked && g->waking;
+  }
+  int need = (int)CLAMP(ceil(load / (p->autoscale_target * MAX(slots, 1))), p->autoscale_min, total);
+  int have = serving + waking;
+  for (guint k = 0; k < s->engs->len && have < need; k++) { /* engines being parked first: warm */
+    Eng *g = s->engs->pdata[k];
+    if (g->role == ROLE_AGG && !g->down && g->parking)
+      g->parking = FALSE, have++;
+  }
+  for (guint k = 0; k < s->engs->len && have < need; k++) {
+    Eng *g = s->engs->pdata[k];
+    if (g->role == ROLE_AGG && !g->down && g->parked && !g->waking) {
+      g->waking = TRUE, have++;
+      push_external(s, s->now + p->autoscale_start, EV_WAKE, g->id);
+    }
+  }
+  for (int left = MAX(1, serving / 10); have > need && left > 0; left--, have--) {
+    Eng *g = least_loaded(s, ROLE_AGG);
+    if (!g)
+      break;
+    g->parking = TRUE;
+    check_parked(s, g);
+  }
+  if (!s->stop)
+    push_external(s, s->now + p->autoscale_interval, EV_SCALE, 0);
+}
+
+/* A parked engine is awake: it serves again. */
+static void wake(Sim *s, Eng *g)
+{
+  if (!g->parked)
+    return;
+  g->parked = g->waking = FALSE;
+  count_parked(s, -1);
+  dispatch_held(s);
+}
+
 /* The GPUs of the run. */
 static double sim_gpus(const Sim *s)
 {
@@ -1185,7 +1272,7 @@ static double queued(Sim *s, Role role, int *engines)
   *engines = 0;
   for (guint k = 0; k < s->engs->len; k++) {
     Eng *g = s->engs->pdata[k];
-    if (g->role != role || g->draining || g->reconfiguring || g->down)
+    if (g->role != role || !in_service(g))
       continue;
     (*engines)++;
     q += g_queue_get_length(&g->waiting) + (role == ROLE_PREFILL ? g->prefilling->len : 0);
@@ -1329,6 +1416,11 @@ static void measure(Sim *s, SimResult *out)
     count_down(s, 0);
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
     out->availability = s->now > 0 ? 1 - s->down_area / (s->now * s->engs->len) : 1;
+  }
+  out->parked = NAN;
+  if (s->p->autoscale && !s->dec_e) {
+    count_parked(s, 0);
+    out->parked = s->now > 0 ? s->parked_area / (s->now * s->engs->len) : 0;
   }
   out->tray_failures = out->degraded = NAN;
   if (trays_fail(s)) {
@@ -1489,6 +1581,8 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   if (p->planner && d)
     push_external(sp, p->plan_interval, EV_PLAN, 0);
+  if (p->autoscale && !d)
+    push_external(sp, p->autoscale_interval, EV_SCALE, 0);
   if (p->power_policy != POWER_POLICY_NONE && p->envelope_per_gpu > 0 && p->power_slope > 0) {
     sp->power_rand = g_rand_new_with_seed((guint32)p->seed ^ 0x90e1e5u);
     push_external(sp, p->power_period, EV_POWER, 0);
@@ -1568,7 +1662,7 @@ static void series_row(Sim *s, double end, double length)
   for (guint k = 0; k < s->engs->len; k++) {
     const Eng *g = s->engs->pdata[k];
     row.queued += g->waiting.length + g->rx.inbox.length;
-    gboolean serving = !g->down && !g->draining && !g->reconfiguring;
+    gboolean serving = in_service(g);
     row.serving_engines += serving;
     row.prefill_engines += serving && g->role == ROLE_PREFILL;
   }
@@ -1639,6 +1733,10 @@ gboolean sim_step(Sim *s)
     push_external(s, s->now + time_to_tray_failure(s), EV_TRAY, ev.who);
   } else if (ev.kind == EV_TRAY_FIX)
     tray_change(s, ev.who, -1);
+  else if (ev.kind == EV_SCALE)
+    autoscale(s);
+  else if (ev.kind == EV_WAKE)
+    wake(s, s->engs->pdata[ev.who]);
   else
     kv_arrived(s, ev.who);
   return TRUE;

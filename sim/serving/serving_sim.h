@@ -62,6 +62,7 @@ typedef struct {
   double failures, lost, retried, availability;
   double tray_failures, degraded; /* NVLink switch trays failed, and the engines' share of the run in a
                            * domain with one down (NAN: no failures, or no switch trays) */
+  double parked;          /* the autoscaler: the engines' share of the run parked (NAN: none) */
   /* the power envelope (SimConfig.power_policy; NAN without): the share of offered requests turned
    * away, and the GPUs' power cap averaged over the run (W) */
   double shed, mean_cap_w;

@@ -33,6 +33,9 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .failures = p->factory.failures, .retry = p->factory.retry, .gpu_mtbf = p->factory.gpu_mtbf,
     .node_mtbf = p->factory.node_mtbf, .tray_mtbf = p->factory.tray_mtbf, .repair_time = p->factory.repair_time,
     .power_policy = p->factory.power_policy, .power_period = p->factory.power_period,
+    .autoscale = p->factory.autoscale, .autoscale_interval = p->factory.autoscale_interval,
+    .autoscale_target = p->factory.autoscale_target, .autoscale_start = p->factory.autoscale_start,
+    .autoscale_min = p->factory.autoscale_min,
   };
   /* a mix of request classes: the workload's means are the mix's (each class draws at its own) */
   g_autofree char *why = NULL;

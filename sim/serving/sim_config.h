@@ -50,6 +50,10 @@ typedef struct {
    * POWER_PERIOD s, by POWER_POLICY (the caller's factory arithmetic fills the figures) */
   PowerPolicy power_policy;
   double power_period, envelope_per_gpu, power_fixed, power_slope;
+  /* the autoscaler (aggregated engines) */
+  gboolean autoscale;
+  double autoscale_interval, autoscale_target, autoscale_start;
+  int autoscale_min;
   /* the SLO the goodput counts */
   double min_tok_s_per_user, max_ttft;
   /* a time series of the run (SeriesRow, serving_sim.h), a row per SERIES_INTERVAL s, appended to
