@@ -35,14 +35,17 @@ static char *plan_csv(const Summary *sum)
   return g_string_free(out, FALSE);
 }
 
-/* --size: the floor each floor point's demand needs (sizing.h), printed and written to PATH. */
-static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const char *path, gboolean quiet, GError **error)
+/* --size: the floor each floor point's demand needs (sizing.h), written to PATH and, with a table
+ * summary, printed (a CSV or JSON summary on stdout stays one document). */
+static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const char *path, gboolean quiet, gboolean print,
+                            GError **error)
 {
   g_autoptr(GString) csv = g_string_new("point,system,config,outcome,racks,gpus,facility_mw,tok_s_per_user,ttft_p90_ms,"
                                         "availability,tok_s_per_mw,tries\n");
-  printf("Sizing: the fewest racks whose floor meets the SLO%s through the demand\n",
-         goal->min_availability > 0 ? " and the availability" : "");
-  printf("   point  system              racks     GPUs  facility MW  tok/s/user  p90 TTFT s  availability  configuration\n");
+  g_autoptr(GString) out = g_string_new(NULL);
+  g_string_append_printf(out, "\nSizing: the fewest racks whose floor meets the SLO%s through the demand\n",
+          goal->min_availability > 0 ? " and the availability" : "");
+  g_string_append(out, "   point  system              racks     GPUs  facility MW  tok/s/user  p90 TTFT s  availability  configuration\n");
   for (gsize i = 0; i < rs->scenario->n_points; i++) {
     Point pt;
     scenario_point(rs->scenario, rs->catalog, i, &pt);
@@ -58,13 +61,13 @@ static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const ch
     gboolean found = sz.outcome == SIZING_FOUND;
     g_autofree char *avail = isnan(r->availability) ? g_strdup("-") : g_strdup_printf("%.4f", r->availability);
     if (found)
-      printf("  %6" G_GSIZE_FORMAT "  %-18s %6.0f %8.0f %12.4g %11.1f %11.3g %13s  %s\n", i, pt.system.id, sz.racks,
+      g_string_append_printf(out, "  %6" G_GSIZE_FORMAT "  %-18s %6.0f %8.0f %12.4g %11.1f %11.3g %13s  %s\n", i, pt.system.id, sz.racks,
              r->gpus, r->facility_mw, r->tok_s_per_user, r->ttft_p90_ms / 1e3, avail, r->config ? r->config : "");
     else if (sz.outcome == SIZING_OVER_BUDGET)
-      printf("  %6" G_GSIZE_FORMAT "  %-18s no size meets it within the power budget: at its %.0f racks, %s\n", i,
+      g_string_append_printf(out, "  %6" G_GSIZE_FORMAT "  %-18s no size meets it within the power budget: at its %.0f racks, %s\n", i,
              pt.system.id, sz.racks, r->reason ? r->reason : outcome_names[r->status]);
     else
-      printf("  %6" G_GSIZE_FORMAT "  %-18s %s\n", i, pt.system.id, sizing_outcome_text(sz.outcome));
+      g_string_append_printf(out, "  %6" G_GSIZE_FORMAT "  %-18s %s\n", i, pt.system.id, sizing_outcome_text(sz.outcome));
     g_string_append_printf(csv, "%" G_GSIZE_FORMAT ",%s,\"%s\",%s,", i, pt.system.id, r->config ? r->config : "",
                            found ? "found" : sz.outcome == SIZING_OVER_BUDGET ? "over-budget" : "not-a-floor");
     if (found)
@@ -75,6 +78,8 @@ static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const ch
     result_row_clear(&sz.row);
     point_clear(&pt);
   }
+  if (print)
+    printf("%sSizing: %s\n", out->str, path);
   return atomic_file_write(path, csv->str, csv->len, error);
 }
 
@@ -160,10 +165,8 @@ int cmd_plan(int argc, char **argv)
   report_print_summary(&rs, &rep, (SummaryFormat)fmt, footer);
   if (size) {
     g_autofree char *sizing_path = g_build_filename(rs.outdir, "sizing.csv", NULL);
-    printf("\n");
-    if (!size_floors(&rs, &goal, sizing_path, a.quiet, &err))
+    if (!size_floors(&rs, &goal, sizing_path, a.quiet, fmt == SUMMARY_TABLE, &err))
       return cli_fail("plan", err);
-    printf("Sizing: %s\n", sizing_path);
   }
   return 0;
 }
