@@ -1,5 +1,6 @@
 /* slo.c — a result row against the scenario's SLO (see slo.h). */
 #include "slo.h"
+#include "scenario.h"
 
 #include <math.h>
 
@@ -45,9 +46,25 @@ gboolean slo_any(const PlanParams *s) { return s->max_ttft > 0 || s->max_tpot > 
 
 char *slo_describe(const PlanParams *s)
 {
+  return slo_describe_mix(s, NULL);
+}
+
+char *slo_describe_mix(const PlanParams *s, const char *mix)
+{
   GString *out = g_string_new(NULL);
   const char *pct = percentile_names[s->percentile];
-  if (s->max_ttft > 0) {
+  g_autofree char *why = NULL;
+  g_autoptr(GArray) classes = mix ? scenario_mix_parse(mix, &why) : NULL;
+  if (classes) { /* TTFT judged class by class (evaluate.c), each at its own limit or the plan's */
+    g_string_append_printf(out, "%s TTFT by class (", pct);
+    for (guint k = 0; k < classes->len; k++) {
+      const MixClass *c = &g_array_index(classes, MixClass, k);
+      double limit = c->max_ttft > 0 ? c->max_ttft : s->max_ttft;
+      g_autofree char *t = limit > 0 ? seconds(limit * 1e3) : g_strdup("any");
+      g_string_append_printf(out, "%s%s <= %s", k ? ", " : "", c->name, t);
+    }
+    g_string_append_c(out, ')');
+  } else if (s->max_ttft > 0) {
     g_autofree char *t = seconds(s->max_ttft * 1e3);
     g_string_append_printf(out, "%s TTFT <= %s", pct, t);
   }

@@ -23,5 +23,8 @@ double slo_at(Percentile p, double p50, double p90, double p99);
 gboolean slo_any(const PlanParams *s);
 /* S in words ("p50 TTFT <= 2 s, >= 50 tok/s per user"), newly allocated; "none" without limits. */
 char *slo_describe(const PlanParams *s);
+/* The same for a mixed demand's points (workload.mix's text, or NULL): TTFT by class, each at its
+ * own limit or the plan's ("p90 TTFT by class (chat <= 3 s, reasoning <= 6 s), ..."). */
+char *slo_describe_mix(const PlanParams *s, const char *mix);
 
 #endif

@@ -579,6 +579,7 @@ serving:
 plan: {max_ttft: 1 ms, percentile: p90}
 ZZEOF
 expect_rc 0 "run a mixed demand" "$AIFSIM" run "$out/mix.yaml" -o "$out/mix" -j 1
+grep -q '^SLO: p90 TTFT by class (chat <= 1 s, long-context <= 20 s); ' "$out/stdout" && ok || fail "the summary gives each class's limit"
 col "$out/mix/results.csv" classes | grep -q '^chat 70%: p90 TTFT [0-9.]* s <= 1 s, [0-9.]* tok/s per user; long-context 30%: p90 TTFT [0-9.]* s <= 20 s' &&
   ok || { fail "each class against its own limit"; col "$out/mix/results.csv" classes; }
 [ "$(col "$out/mix/results.csv" status)" = ok ] && ok || fail "the classes' limits stand in for plan.max_ttft"

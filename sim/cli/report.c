@@ -69,7 +69,7 @@ void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat f
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   const PlanParams *pl = &first.p.plan;
-  g_autofree char *slo = slo_describe(pl);
+  g_autofree char *slo = slo_describe_mix(pl, first.p.workload.mix);
   SummaryOptions o = { .slo = slo, .budget_w = first.p.factory.power_budget,
                        .percentile = pl->percentile };
   g_autofree char *text = summary_text(rep->summary, &o, format);
@@ -84,7 +84,7 @@ static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Summar
 {
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
-  g_autofree char *slo = slo_describe(&first.p.plan);
+  g_autofree char *slo = slo_describe_mix(&first.p.plan, first.p.workload.mix);
   g_autofree const ResultRow **picks = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
   for (guint i = 0; i < summary_n_systems(sum); i++)
     picks[i] = summary_pick(sum, i);
