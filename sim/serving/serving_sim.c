@@ -48,6 +48,27 @@ typedef struct {
   double history;
 } User;
 
+/* A figure that holds between its changes (engines down, parked or degraded; the power cap) and its
+ * integral over time, from which the run's mean of it comes. */
+typedef struct {
+  double value, area, since;
+} Held;
+
+/* H takes VALUE from NOW on, its time at the old value summed first. */
+static void held_set(Held *h, double now, double value)
+{
+  h->area += h->value * (now - h->since);
+  h->since = now;
+  h->value = value;
+}
+
+/* H's integral up to NOW. */
+static double held_area(Held *h, double now)
+{
+  held_set(h, now, h->value);
+  return h->area;
+}
+
 typedef struct {
   int id;                 /* index in Sim.engs */
   Role role;
@@ -150,24 +171,23 @@ struct Sim {
   /* failures: their own random stream (the workload's draws stay as they were), the engines out of
    * service now and their time out summed, what was lost or sent again */
   GRand *fail_rand;
-  int down;
-  double down_area, down_since;
+  Held down;
   double failures, lost, retried;
-  /* the autoscaler: engines parked now and their time so */
-  int parked_now;
-  double parked_area, parked_since;
+  /* the autoscaler: engines parked */
+  Held parked;
   /* NVLink switch trays down per domain (failures), engines in a domain with one down and their
    * time so */
   int n_domains;
   int *trays_down;
-  int degraded_now;
-  double degraded_area, degraded_since, tray_failures;
+  Held degraded;
+  double tray_failures;
   /* what an engine of each role is (aggregated or prefill, decode), as the run was given it: each
    * engine copies its role's into its own (Eng.own), where the power envelope's controller sets its
    * cap and a degraded domain its NVLink share; the cap now (0: none), its time integral, the share
    * of arrivals turned away, the activity drawn since the last look */
   Engine own[2];
-  double cap, cap_area, shed_p, shed, power_act, power_t;
+  double cap, shed_p, shed, power_act, power_t;
+  Held cap_w;             /* the cap in force, W (the TDP while uncapped) */
   double drawn;           /* the facility's draw per GPU as the controller sees it (smoothed), W */
   GRand *power_rand;
   /* the time series (SimConfig.series): the interval under way and what it has seen */
@@ -534,13 +554,14 @@ static int timed_steps(Sim *s, Eng *g, const Engine *e, StepBatch *b, StepTime *
 static void account_step(Sim *s, Eng *g, const StepTime *t, int steps, int n_dec, double sm_share)
 {
   s->steps += (guint64)steps;
+  double busy = steps * t->total * t->activity * sm_share; /* activity-weighted seconds of one GPU */
   if (s->series_ttft) /* the interval it starts in takes the step */
-    s->series_act += steps * t->total * t->activity * sm_share * g->e->gpus;
+    s->series_act += busy * g->e->gpus;
   if (s->p->power_policy != POWER_POLICY_NONE) /* and the envelope's controller, next time it looks */
-    s->power_act += steps * t->total * t->activity * sm_share * g->e->gpus;
+    s->power_act += busy * g->e->gpus;
   if (!metrics_window_open(s->m, s->now))
     return;
-  g->busy_activity += steps * t->total * t->activity * sm_share;
+  g->busy_activity += busy;
   if (n_dec) {
     g->batch_sum += (double)n_dec * steps;
     g->decode_steps += (guint64)steps;
@@ -628,20 +649,37 @@ static void start_step(Sim *s, Eng *g)
   schedule_step(s, g, s->now + g->steps * t.total);
 }
 
-/* The engine of ROLE in service with the least work, or NULL. Equals take turns (the search starts
- * one engine further each time): always taking the first of equals herds a closed loop's users onto
- * the first engines, where each finished request frees the slot its user's next one takes. */
-static Eng *least_loaded(Sim *s, Role role)
+/* Whether G, with LOAD requests to run or start, could start R at once: a batch slot free, and KV
+ * room for it beside what it holds and was sent (an empty engine takes it anyway, as try_admit
+ * does). */
+static gboolean has_room(const Eng *g, guint load, const Req *r)
+{
+  return (int)load < g->max_running && (load == 0 || g->kv_used + g->routed + need(g, r) <= g->kv_cap);
+}
+
+/* The engine of ROLE in service with the least work (and room to start ROOM_FOR at once, when it is
+ * given), or NULL: the search starts at the turn (Sim.rr), so the first of equals changes as the
+ * callers move the turn on. */
+static Eng *least_loaded_from(const Sim *s, Role role, const Req *room_for)
 {
   Eng *best = NULL;
   guint best_load = G_MAXUINT, n = s->engs->len;
   for (guint j = 0; j < n; j++) {
     Eng *g = s->engs->pdata[(s->rr + j) % n];
     guint load = eng_load(g);
-    if (g->role == role && in_service(g) && load < best_load)
+    if (g->role == role && in_service(g) && load < best_load && (!room_for || has_room(g, load, room_for)))
       best = g, best_load = load;
   }
-  s->rr = n ? (s->rr + 1) % n : 0;
+  return best;
+}
+
+/* The engine of ROLE in service with the least work, or NULL. Equals take turns (the search starts
+ * one engine further each time): always taking the first of equals herds a closed loop's users onto
+ * the first engines, where each finished request frees the slot its user's next one takes. */
+static Eng *least_loaded(Sim *s, Role role)
+{
+  Eng *best = least_loaded_from(s, role, NULL);
+  s->rr = s->engs->len ? (s->rr + 1) % s->engs->len : 0;
   return best;
 }
 
@@ -728,15 +766,6 @@ static void send_to(Sim *s, Eng *g, int i)
   start_step(s, g);
 }
 
-/* Whether G could start R at once: in service, a batch slot free counting what it has been sent and
- * not started, and KV room for it beside that (an empty engine takes it anyway, as try_admit does). */
-static gboolean has_room(const Eng *g, const Req *r, Role front)
-{
-  guint load = eng_load(g);
-  return g->role == front && in_service(g) && (int)load < g->max_running &&
-         (load == 0 || g->kv_used + g->routed + need(g, r) <= g->kv_cap);
-}
-
 /* The queue router: held requests go, oldest first, to the least loaded engine with room for them;
  * the oldest waits while none has (the ones behind it wait too: arrival order). */
 static void dispatch_held(Sim *s)
@@ -744,18 +773,10 @@ static void dispatch_held(Sim *s)
   Role front = s->dec_e ? ROLE_PREFILL : ROLE_AGG;
   while (!g_queue_is_empty(&s->held)) {
     int i = GPOINTER_TO_INT(g_queue_peek_head(&s->held));
-    const Req *r = req(s, i);
-    Eng *best = NULL;
-    guint best_load = G_MAXUINT, n = s->engs->len;
-    for (guint j = 0; j < n; j++) {
-      Eng *g = s->engs->pdata[(s->rr + j) % n];
-      guint load = eng_load(g);
-      if (load < best_load && has_room(g, r, front))
-        best = g, best_load = load;
-    }
+    Eng *best = least_loaded_from(s, front, req(s, i));
     if (!best)
       return;
-    s->rr = (s->rr + 1) % n;
+    s->rr = (s->rr + 1) % s->engs->len;
     g_queue_pop_head(&s->held);
     send_to(s, best, i);
   }
@@ -909,20 +930,12 @@ static void network_event(Sim *s)
   schedule_network(s);
 }
 
-/* The engines parked change by CHANGE at NOW: their time parked so far is summed first. */
-static void count_parked(Sim *s, int change)
-{
-  s->parked_area += s->parked_now * (s->now - s->parked_since);
-  s->parked_since = s->now;
-  s->parked_now += change;
-}
-
 /* An engine being parked with nothing left parks: its GPUs idle, its prefix cache dropped. */
 static void check_parked(Sim *s, Eng *g)
 {
   if (g->parking && running(g) == 0 && !g->busy && !g->pbusy && eng_load(g) == 0 && !receiver_lagging(&g->rx)) {
     g->parking = FALSE, g->parked = TRUE;
-    count_parked(s, 1);
+    held_set(&s->parked, s->now, s->parked.value + 1);
     if (g->cache) /* what it cached goes with its memory */
       eng_configure(g, g->role, g->e, s->p, s->prefixes);
   }
@@ -1056,30 +1069,22 @@ static void tray_change(Sim *s, int d, int change)
   if (change > 0 && s->trays_down[d] >= trays - 1) /* the last tray: the domain's links are gone with it,
                                                      * which the engines' own failures stand for */
     return;
-  s->degraded_area += s->degraded_now * (s->now - s->degraded_since);
-  s->degraded_since = s->now;
   s->trays_down[d] += change;
   double share = (double)(trays - s->trays_down[d]) / trays;
+  int degraded = (int)s->degraded.value;
   for (guint k = 0; k < s->engs->len; k++) {
     Eng *g = s->engs->pdata[k];
     if (g->domain != d)
       continue;
     gboolean was = g->own.nvlink_share > 0 && g->own.nvlink_share < 1;
     g->own.nvlink_share = s->trays_down[d] > 0 ? share : 0;
-    s->degraded_now += (s->trays_down[d] > 0) - was;
+    degraded += (s->trays_down[d] > 0) - was;
   }
+  held_set(&s->degraded, s->now, degraded);
   if (change > 0) {
     s->tray_failures++;
     push_external(s, s->now + s->p->repair_time, EV_TRAY_FIX, d);
   }
-}
-
-/* The engines out of service change at NOW: their time out so far is summed first. */
-static void count_down(Sim *s, int change)
-{
-  s->down_area += s->down * (s->now - s->down_since);
-  s->down_since = s->now;
-  s->down += change;
 }
 
 /* Request I was on an engine that failed: sent again through the front end (a client's retry; its
@@ -1128,7 +1133,7 @@ static void fail(Sim *s, Eng *g)
   eng_configure(g, g->role, g->e, s->p, s->prefixes); /* empty ranks, a fresh prefix cache */
   g->down = TRUE;
   s->failures++;
-  count_down(s, 1);
+  held_set(&s->down, s->now, s->down.value + 1);
   push_external(s, s->now + s->p->repair_time, EV_REPAIR, g->id);
   for (guint k = 0; k < gone->len; k++)
     retry_or_lose(s, g_array_index(gone, int, k));
@@ -1137,7 +1142,7 @@ static void fail(Sim *s, Eng *g)
 static void repair(Sim *s, Eng *g)
 {
   g->down = FALSE;
-  count_down(s, -1);
+  held_set(&s->down, s->now, s->down.value - 1);
   push_external(s, s->now + time_to_failure(s, g), EV_FAIL, g->id);
   if (g->role != ROLE_DECODE)
     dispatch_held(s);
@@ -1194,7 +1199,7 @@ static void wake(Sim *s, Eng *g)
   if (!g->parked)
     return;
   g->parked = g->waking = FALSE;
-  count_parked(s, -1);
+  held_set(&s->parked, s->now, s->parked.value - 1);
   dispatch_held(s);
 }
 
@@ -1224,7 +1229,6 @@ static void power_control(Sim *s)
   double target = (p->envelope_per_gpu - p->power_fixed) / p->power_slope; /* GPU W the envelope allows */
   double ratio = gpu_w > idle ? (target - idle) / (gpu_w - idle) : 1.1;
   gboolean over = facility > p->envelope_per_gpu, under = facility < 0.98 * p->envelope_per_gpu;
-  s->cap_area += (s->cap > 0 ? s->cap : tdp) * (s->now - s->power_t);
   s->power_act = 0, s->power_t = s->now;
   if (p->power_policy == POWER_POLICY_CAP && (over || (under && s->cap > 0))) {
     double cap = s->cap > 0 ? s->cap : tdp;
@@ -1240,6 +1244,7 @@ static void power_control(Sim *s)
     double keep = (1 - s->shed_p) * CLAMP(ratio, 0, 1.1);
     s->shed_p = 1 - CLAMP(keep, 0.01, 1);
   }
+  held_set(&s->cap_w, s->now, s->cap > 0 ? s->cap : tdp);
   /* while anything is left to do: a run whose requests are done ends */
   if (!s->stop && (s->created > s->completed || s->q.heap->len > 0 || s->stepping->len > 0))
     push_external(s, s->now + p->power_period, EV_POWER, 0);
@@ -1413,21 +1418,20 @@ static void measure(Sim *s, SimResult *out)
   out->cache_remote_rate = cached && s->p->cache_remote > 0 ? s->reload_tokens[CACHE_REMOTE] / s->prompt_tokens : NAN;
   out->failures = out->lost = out->retried = out->availability = NAN;
   if (s->p->failures) { /* over the whole run */
-    count_down(s, 0);
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
-    out->availability = s->now > 0 ? 1 - s->down_area / (s->now * s->engs->len) : 1;
+    double down = held_area(&s->down, s->now);
+    out->availability = s->now > 0 ? 1 - down / (s->now * s->engs->len) : 1;
   }
   out->parked = NAN;
   if (s->p->autoscale && !s->dec_e) {
-    count_parked(s, 0);
-    out->parked = s->now > 0 ? s->parked_area / (s->now * s->engs->len) : 0;
+    double parked = held_area(&s->parked, s->now);
+    out->parked = s->now > 0 ? parked / (s->now * s->engs->len) : 0;
   }
   out->tray_failures = out->degraded = NAN;
   if (trays_fail(s)) {
-    s->degraded_area += s->degraded_now * (s->now - s->degraded_since);
-    s->degraded_since = s->now;
+    double degraded = held_area(&s->degraded, s->now);
     out->tray_failures = s->tray_failures;
-    out->degraded = s->now > 0 ? s->degraded_area / (s->now * s->engs->len) : 0;
+    out->degraded = s->now > 0 ? degraded / (s->now * s->engs->len) : 0;
   }
   out->n_classes = s->w.mix ? s->w.mix->len : 0;
   for (guint k = 0; k < out->n_classes; k++) {
@@ -1440,11 +1444,9 @@ static void measure(Sim *s, SimResult *out)
   }
   out->shed = out->mean_cap_w = NAN;
   if (s->p->power_policy != POWER_POLICY_NONE) { /* over the whole run */
-    double tdp = s->own[0].sys->tdp;
-    s->cap_area += (s->cap > 0 ? s->cap : tdp) * (s->now - s->power_t);
-    s->power_t = s->now;
+    double cap_area = held_area(&s->cap_w, s->now);
     out->shed = s->created + s->shed > 0 ? s->shed / (s->created + s->shed) : 0;
-    out->mean_cap_w = s->now > 0 ? s->cap_area / s->now : tdp;
+    out->mean_cap_w = s->now > 0 ? cap_area / s->now : s->own[0].sys->tdp;
   }
 }
 
@@ -1511,6 +1513,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
       sp->users[u] = (User){ .session = -1 };
   }
   sp->own[0] = *e, sp->own[1] = d ? *d : *e;
+  sp->cap_w.value = e->sys->tdp; /* uncapped until the envelope's controller says otherwise */
   e = &sp->own[0], d = d ? &sp->own[1] : NULL;
   sp->engs = g_ptr_array_new_with_free_func(eng_free);
   for (int k = 0; k < engines; k++)
@@ -1638,13 +1641,11 @@ gboolean sim_next_time(Sim *s, double *t)
 /* The time series' interval ending at END: a row from what it saw, then a fresh one. */
 static void series_row(Sim *s, double end, double length)
 {
-  double gpus = 0;
-  for (guint k = 0; k < s->engs->len; k++)
-    gpus += ((const Eng *)s->engs->pdata[k])->e->gpus;
+  double gpus = sim_gpus(s);
   SeriesRow row = { .t = end, .offered = s->series_arrivals / length, .served = s->series_done / length,
                     .out_tok_s = s->series_tokens / length, .in_flight = (double)s->created - s->completed,
                     .gpu_activity = MIN(s->series_act / (length * gpus), 1), .facility_w = NAN,
-                    .engines_down = s->down,
+                    .engines_down = s->down.value,
                     .power_cap_w = s->p->power_policy == POWER_POLICY_CAP ? (s->cap > 0 ? s->cap : s->own[0].sys->tdp) : NAN,
                     .shed = s->series_arrivals > 0 ? s->series_shed / s->series_arrivals : 0 };
   double q[2];
