@@ -8,6 +8,7 @@
 #include "label.h"
 #include "predict.h"
 #include "serving_sim.h"
+#include "floor_sim.h"
 #include "slo.h"
 #include "workload.h"
 
@@ -199,7 +200,9 @@ typedef struct {
   double copies, simulated, engines_per_copy, gpus_per_copy;
 } Floor;
 
-static char *floor_size(const Point *pt, Floor *f)
+/* The GPUs of the floor (factory.gpus, or what the budget provisions) into *GPUS; NULL, or why it
+ * has no size before it runs. */
+static char *floor_gpus(const Point *pt, double *gpus)
 {
   const ScenarioParams *p = &pt->p;
   if (p->factory.provisioning == PROVISION_DRAWN && p->factory.factory_gpus == 0)
@@ -209,6 +212,14 @@ static char *floor_size(const Point *pt, Floor *f)
   FactoryPlan plan;
   evaluate_factory_spec(&p->factory, &pt->system, &fs);
   factory_plan(&pt->system, &fs, pt->system.tdp, 0, &plan);
+  *gpus = plan.gpus;
+  return NULL;
+}
+
+/* The copies of the point's deployment FLOOR_GPUS hold, and how many of them the fast path runs. */
+static char *floor_copies(const Point *pt, double floor_gpus, Floor *f)
+{
+  const ScenarioParams *p = &pt->p;
   const ServingParams *sv = &p->serving;
   gboolean disagg = sv->mode == MODE_DISAGGREGATED;
   double gpus = disagg ? (double)sv->prefill.workers * sv->prefill.tp * sv->prefill.pp +
@@ -216,14 +227,21 @@ static char *floor_size(const Point *pt, Floor *f)
                        : (double)sv->agg.workers * sv->agg.tp * sv->agg.pp;
   f->engines_per_copy = disagg ? sv->prefill.workers + sv->decode.workers : sv->agg.workers;
   f->gpus_per_copy = gpus;
-  f->copies = floor(plan.gpus / gpus);
+  f->copies = floor(floor_gpus / gpus);
   if (f->copies < 1)
     return g_strdup_printf("factory.floor.simulate: the factory's %.0f GPUs hold no copy of the %.0f-GPU deployment",
-                           plan.gpus, gpus);
+                           floor_gpus, gpus);
   /* whole copies, as many as the sample's engines allow (at least one) */
   double sample = p->factory.sample_engines > 0 ? MAX(1, floor(p->factory.sample_engines / f->engines_per_copy)) : f->copies;
   f->simulated = MIN(f->copies, sample);
   return NULL;
+}
+
+static char *floor_size(const Point *pt, Floor *f)
+{
+  double gpus;
+  char *why = floor_gpus(pt, &gpus);
+  return why ? why : floor_copies(pt, gpus, f);
 }
 
 /* The point as the floor's simulated part: SIMULATED copies of its deployment with their share of
@@ -252,20 +270,29 @@ static void floor_share(const Floor *f, ScenarioParams *p)
   }
 }
 
-/* The simulated part's time series as the floor's: its load times the copies per simulated one, and
- * the facility power its activity draws (FS's arithmetic over the floor's GPUs). */
-static void floor_series(const Point *pt, double scale, GArray *series, gsize from)
+/* The facility power of each row's activity, over the floor's GPUs (FS's arithmetic). */
+static void floor_series_power(const Point *pt, GArray *series, gsize from)
 {
   FactorySpec fs;
   evaluate_factory_spec(&pt->p.factory, &pt->system, &fs);
   for (guint i = (guint)from; series && i < series->len; i++) {
     SeriesRow *r = &g_array_index(series, SeriesRow, i);
-    r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale, r->engines_down *= scale;
-    r->queued *= scale, r->serving_engines *= scale, r->prefill_engines *= scale;
     FactoryPlan fp;
     factory_plan(&pt->system, &fs, power_gpu(&pt->system, r->gpu_activity, 1), 0, &fp);
     r->facility_w = fp.avg_facility_w;
   }
+}
+
+/* The simulated part's time series as the floor's: its load times the copies per simulated one, and
+ * the facility power its activity draws (FS's arithmetic over the floor's GPUs). */
+static void floor_series(const Point *pt, double scale, GArray *series, gsize from)
+{
+  for (guint i = (guint)from; series && i < series->len; i++) {
+    SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale, r->engines_down *= scale;
+    r->queued *= scale, r->serving_engines *= scale, r->prefill_engines *= scale, r->gpus *= scale;
+  }
+  floor_series_power(pt, series, from);
 }
 
 /* The label of the whole floor, every copy of the deployment (not of its simulated part). */
@@ -340,6 +367,251 @@ static char *class_figures(const Point *pt, const Outcome *o, char **why)
   return g_string_free(out, FALSE);
 }
 
+/* A floor of several deployments (deployments:): member K is the point's deployment (K 0) or one of
+ * the others, its floor (copies, simulated part), its SimConfig and Deployment, the scale from its
+ * simulated part to all of it, its ceilings. */
+typedef struct {
+  const Point *pt;
+  Point part;      /* its simulated part: numbers changed, nothing owned */
+  Floor fl;
+  double share;    /* of the floor's GPUs at the start */
+  SimConfig sim;
+  Deployment d;
+  Ceilings c;
+  GArray *series;  /* its rows, or NULL */
+} Member;
+
+/* The members' shares of FLOOR_GPUS: the given, and an equal part of what they leave for the rest;
+ * their floors. NULL, or why the floor cannot hold them. */
+static char *share_floor(Member *m, int n, double floor_gpus)
+{
+  double given = 0;
+  int rest = 0;
+  for (int k = 0; k < n; k++)
+    given += m[k].pt->p.share, rest += m[k].pt->p.share <= 0;
+  if (given > 1 + 1e-9)
+    return g_strdup_printf("the deployments' shares add up to %.4g%% of the floor's GPUs, above 100%%", given * 100);
+  if (rest && given >= 1 - 1e-9)
+    return g_strdup("the deployments' shares leave nothing for those without one (share 0)");
+  for (int k = 0; k < n; k++) {
+    m[k].share = m[k].pt->p.share > 0 ? m[k].pt->p.share : (1 - given) / rest;
+    g_autofree char *why = floor_copies(m[k].pt, m[k].share * floor_gpus, &m[k].fl);
+    if (why)
+      return g_strdup_printf("deployment %d (%s): its share, %.3g%% of the floor's %.0f GPUs, holds no copy of its "
+                             "%.0f-GPU deployment", k + 1, m[k].pt->model.id, m[k].share * 100, floor_gpus,
+                             m[k].fl.gpus_per_copy);
+  }
+  return NULL;
+}
+
+/* What a floor of several deployments cannot run yet; NULL when it can. */
+static char *shared_floor_unsupported(const Point *pt)
+{
+  if (!pt->p.factory.floor)
+    return g_strdup("deployments share a simulated floor: set factory.floor.simulate: true");
+  if (pt->p.factory.power_policy != POWER_POLICY_NONE)
+    return g_strdup("factory.envelope on a floor of several deployments is not simulated yet (each deployment's "
+                    "drawn power is reported; hold the envelope with one deployment)");
+  for (guint k = 0; k <= pt->n_others; k++) {
+    const Point *p = k ? &pt->others[k - 1] : pt;
+    if (p->p.serving.engine == SIM_SIMGRID || p->p.serving.engine == SIM_STEADY)
+      return g_strdup("a floor of several deployments runs on the event simulation (serving.engine: des or auto)");
+    if (p->p.workload.arrival == ARRIVAL_CLOSED && !p->p.workload.trace)
+      return g_strdup_printf("deployment %u (%s): a floor's deployments serve open-loop demand (arrival: poisson, "
+                             "gamma or trace)", k + 1, p->model.id);
+  }
+  return NULL;
+}
+
+/* Member M's figures in words: its share, the GPUs it held on average, what it served, its TTFT at
+ * the plan's percentile against its limit, tok/s per user, the engines moved. */
+static void member_words(const Member *m, int k, const Outcome *o, double gpus_held, double floor_gpus,
+                         double granted, double released, GString *out)
+{
+  const PlanParams *plan = &m->pt->p.plan;
+  const char *pct = percentile_names[plan->percentile];
+  double scale = m->fl.copies / m->fl.simulated;
+  g_string_append_printf(out, "%s%s (%.3g%% of the GPUs, %.3g%% held on average): ", k ? "; " : "", m->pt->model.id,
+                         m->share * 100, gpus_held / floor_gpus * 100);
+  if (!outcome_has_figures(o->kind)) {
+    g_string_append_printf(out, "%s", outcome_names[o->kind]);
+    return;
+  }
+  double ttft = slo_at(plan->percentile, o->ttft, o->ttft_p90, o->ttft_p99);
+  g_string_append_printf(out, "%.4g req/s served, %s TTFT %.3g s", o->out_tok_s_per_gpu * o->gpus * scale / m->d.load.osl,
+                         pct, ttft);
+  if (plan->max_ttft > 0)
+    g_string_append_printf(out, " %s %.3g s", ttft <= plan->max_ttft ? "<=" : ">", plan->max_ttft);
+  g_string_append_printf(out, ", %.3g tok/s per user", o->tok_s_per_user);
+  if (granted > 0 || released > 0)
+    g_string_append_printf(out, ", engines in %.0f out %.0f", granted * scale, released * scale);
+}
+
+/* The row of a floor of several deployments: the point's own (member 0) in the latency columns, the
+ * floor's tokens, GPUs and power in the rest, each member in the deployments column; the row is as
+ * good as its worst member (the first not ok says why). */
+static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRow *row, double interval, GArray *series)
+{
+  char *why = shared_floor_unsupported(pt);
+  double total_gpus = 0;
+  if (!why)
+    why = floor_gpus(pt, &total_gpus);
+  const double floor_gpus = total_gpus;
+  int n = (int)pt->n_others + 1;
+  g_autofree Member *m = g_new0(Member, n);
+  for (int k = 0; k < n; k++)
+    m[k].pt = k ? &pt->others[k - 1] : pt;
+  if (!why)
+    why = share_floor(m, n, floor_gpus);
+  if (why) {
+    refuse(row, why);
+    return;
+  }
+  gboolean move = pt->p.factory.autoscale;
+  g_autofree FloorMember *fm = g_new0(FloorMember, n);
+  double min_gpus = 0;
+  for (int k = 0; k < n; k++) {
+    Member *mk = &m[k];
+    mk->part = *mk->pt;
+    floor_share(&mk->fl, &mk->part.p);
+    point_deployment(&mk->part, prof, &mk->sim, &mk->d);
+    mk->d.same_domain = mk->d.same_domain && mk->fl.copies * mk->fl.gpus_per_copy <= pt->system.nvlink_domain_gpus;
+    mk->series = series && interval > 0 ? g_array_new(FALSE, FALSE, sizeof(SeriesRow)) : NULL;
+    mk->sim.series_interval = mk->series ? interval : 0, mk->sim.series = mk->series;
+    predict_ceilings(&mk->d, &mk->c);
+    /* floor GPUs one simulated engine stands for */
+    double engine_gpus = mk->fl.gpus_per_copy / mk->fl.engines_per_copy;
+    fm[k] = (FloorMember){ .d = &mk->d, .gpus_each = engine_gpus * mk->fl.copies / mk->fl.simulated };
+    min_gpus += (mk->d.disaggregated ? mk->fl.simulated * mk->fl.engines_per_copy : pt->p.factory.autoscale_min) *
+                fm[k].gpus_each;
+  }
+  for (int k = 0; k < n && move; k++) { /* the most it may grow to: what the others' least leaves, at most 4x */
+    if (m[k].d.disaggregated)
+      continue;
+    double own_min = pt->p.factory.autoscale_min * fm[k].gpus_each;
+    double most = floor((floor_gpus - (min_gpus - own_min)) / fm[k].gpus_each + 1e-9);
+    fm[k].spare = (int)MAX(0, MIN(most, 4.0 * m[k].d.dec_workers) - m[k].d.dec_workers);
+  }
+  predict_floor(fm, n, floor_gpus, pt->p.factory.autoscale_interval, move);
+  /* the floor's figures, from every member's (its simulated part's times its scale) */
+  Outcome all = fm[0].out;
+  double tokens = 0, power = 0, held = 0, goodput = 0, slots = 0, capacity = 0, events = 0, requests = 0;
+  double fails = 0, lost = 0, retried = 0, avail = 0, parked = 0, trays = 0, degraded = 0;
+  GString *words = g_string_new(NULL);
+  g_autofree char *first_bad = NULL;
+  OutcomeKind worst = OUTCOME_OK;
+  for (int k = 0; k < n; k++) {
+    Outcome *o = &fm[k].out;
+    double scale = m[k].fl.copies / m[k].fl.simulated;
+    predict_judge_load(&m[k].d, &m[k].c, o);
+    slots += o->slots * scale, capacity += o->capacity_req_s * scale;
+    double gpus = outcome_has_figures(o->kind) ? o->gpus * scale : 0;
+    member_words(&m[k], k, o, gpus, floor_gpus, fm[k].granted, fm[k].released, words);
+    if (o->kind != OUTCOME_OK && worst == OUTCOME_OK) {
+      worst = o->kind;
+      first_bad = g_strdup_printf("deployment %d (%s): %s", k + 1, m[k].pt->model.id, o->reason ? o->reason : "");
+    }
+    if (!outcome_has_figures(o->kind))
+      continue;
+    tokens += o->out_tok_s_per_gpu * o->gpus * scale;
+    power += o->gpu_power_w * gpus, held += gpus;
+    goodput += o->goodput * scale;
+    events += o->events, requests += o->requests;
+    if (pt->p.factory.failures) {
+      fails += o->failures * scale, lost += o->lost * scale, retried += o->retried * scale;
+      avail += o->availability * gpus, trays += isfinite(o->tray_failures) ? o->tray_failures * scale : 0;
+      degraded += isfinite(o->degraded) ? o->degraded * gpus : 0;
+    }
+    parked += isfinite(o->parked) ? o->parked * gpus : 0;
+  }
+  row->deployments = g_string_free(words, FALSE);
+  row->floor_engines = row->simulated_engines = 0;
+  g_autoptr(GString) labels = g_string_new(NULL);
+  for (int k = 0; k < n; k++) {
+    row->floor_engines += m[k].fl.copies * m[k].fl.engines_per_copy;
+    row->simulated_engines += m[k].fl.simulated * m[k].fl.engines_per_copy;
+    g_autofree char *label = floor_label(m[k].pt, prof, &m[k].fl);
+    g_string_append_printf(labels, "%s%s: %s", k ? " | " : "", m[k].pt->model.id, label);
+  }
+  g_free(row->config);
+  row->config = g_strdup(labels->str);
+  if (series) { /* the floor's rows: every member's, scaled and summed */
+    g_autofree GArray **parts = g_new0(GArray *, n);
+    g_autofree double *scales = g_new0(double, n);
+    for (int k = 0; k < n; k++)
+      parts[k] = m[k].series, scales[k] = m[k].fl.copies / m[k].fl.simulated;
+    gsize from = series->len;
+    if (m[0].series)
+      floor_series_merge(series, parts, scales, n);
+    floor_series_power(pt, series, from);
+  }
+  for (int k = 0; k < n; k++)
+    if (m[k].series)
+      g_array_unref(m[k].series);
+  row->engine = g_strdup(method_names[METHOD_DES]);
+  row->slots = slots, row->capacity_req_s = capacity;
+  g_free(row->reason);
+  row->status = worst;
+  row->reason = g_steal_pointer(&first_bad);
+  if (!outcome_has_figures(fm[0].out.kind) || !(held > 0)) {
+    for (int k = 0; k < n; k++)
+      outcome_clear(&fm[k].out);
+    if (row->status == OUTCOME_OK)
+      row->status = OUTCOME_UNSUPPORTED;
+    return;
+  }
+  /* the latency columns are the point's deployment's; the rest the floor's */
+  row->weights_gb_per_gpu = all.weights / 1e9, row->kv_gb_per_gpu = all.kv_free / 1e9, row->max_seqs = all.max_seqs;
+  row->batch = all.batch;
+  row->tok_s_per_user = all.tok_s_per_user;
+  row->ttft_p50_ms = all.ttft * 1e3, row->ttft_p90_ms = all.ttft_p90 * 1e3, row->ttft_p99_ms = all.ttft_p99 * 1e3;
+  row->tpot_p50_ms = all.tpot * 1e3, row->tpot_p90_ms = all.tpot_p90 * 1e3, row->tpot_p99_ms = all.tpot_p99 * 1e3;
+  row->e2e_p50_ms = all.e2e_p50 * 1e3, row->e2e_p99_ms = all.e2e_p99 * 1e3;
+  g_autofree char *class_breach = NULL;
+  row->classes = class_figures(pt, &all, &class_breach);
+  row->deployment_gpus = floor_gpus;
+  row->out_tok_s_per_gpu = tokens / floor_gpus;
+  row->goodput_req_s = goodput;
+  row->sim_events = events, row->sim_requests = requests;
+  row->parked_share = move ? parked / held : NAN;
+  if (pt->p.factory.failures) {
+    row->failures = fails, row->requests_lost = lost, row->requests_retried = retried;
+    row->availability = avail / held, row->switch_tray_failures = trays, row->degraded_share = degraded / held;
+  }
+  /* the floor's power per GPU: the GPUs held at their members' draw, those no member holds (freed by
+   * one, not needed by another) at idle */
+  Outcome floor_o = all;
+  floor_o.gpu_power_w = (power + pt->system.idle_power * MAX(floor_gpus - held, 0)) / floor_gpus;
+  PowerShare share;
+  power_share(&pt->system, floor_o.gpu_power_w, &share);
+  floor_o.it_w_per_gpu = share.it;
+  floor_o.out_tok_s_per_gpu = row->out_tok_s_per_gpu;
+  for (int k = 0; k < n; k++) /* their reasons are the row's now; their figures stay */
+    outcome_clear(&fm[k].out);
+  if (!evaluate_factory(pt, &floor_o, row))
+    return;
+  if (row->status != OUTCOME_OK)
+    return;
+  for (int k = 0; k < n; k++) { /* each deployment against its own SLO, a mix's class by class */
+    Member *mk = &m[k];
+    const Outcome *o = &fm[k].out;
+    ResultRow r = { .tok_s_per_user = o->tok_s_per_user, .ttft_p50_ms = o->ttft * 1e3, .ttft_p90_ms = o->ttft_p90 * 1e3,
+                    .ttft_p99_ms = o->ttft_p99 * 1e3, .tpot_p50_ms = o->tpot * 1e3, .tpot_p90_ms = o->tpot_p90 * 1e3,
+                    .tpot_p99_ms = o->tpot_p99 * 1e3 };
+    PlanParams plan = mk->pt->p.plan;
+    g_autofree char *cls_breach = NULL;
+    g_autofree char *cls = class_figures(mk->pt, o, &cls_breach);
+    if (cls)
+      plan.max_ttft = 0;
+    g_autofree char *breach = NULL;
+    if (slo_check(&plan, &r, &breach) != SLO_MET || cls_breach) {
+      row->status = OUTCOME_SLO_VIOLATED;
+      row->reason = g_strdup_printf("deployment %d (%s): %s", k + 1, mk->pt->model.id, breach ? breach : cls_breach);
+      return;
+    }
+  }
+}
+
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
 {
   evaluate_point_series(pt, prof, row, 0, NULL);
@@ -356,6 +628,10 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
     row->status = OUTCOME_UNSUPPORTED;
     g_free(row->reason);
     row->reason = g_strdup("workload.sessions needs a closed loop (arrival: closed, no trace): its users hold the sessions");
+    return;
+  }
+  if (pt->n_others > 0) {
+    evaluate_shared_floor(pt, prof, row, interval, series);
     return;
   }
   Floor fl = { 0 };

@@ -2,6 +2,7 @@
 #include "predict.h"
 #include "power.h"
 #include "serving_sim.h"
+#include "floor_sim.h"
 #include "simgrid_backend.h"
 #include "workload.h"
 
@@ -59,17 +60,10 @@ static void steady(const Deployment *d, Outcome *out)
   out->cache_hit_rate = d->load.isl > 0 && d->load.cached > 0 ? d->load.cached / d->load.isl : NAN;
 }
 
-static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
+/* The event simulation's figures SR as an outcome. */
+static void from_simulation(const SimResult *sr_, Outcome *out)
 {
-  SimResult sr;
-  SimulateFunc simulate = on_simgrid ? simgrid_simulate : serving_simulate;
-  char *why = d->disaggregated ? simulate(d->sim, &d->prefill, d->pre_workers, &d->decode, d->dec_workers,
-                                          d->same_domain, &sr)
-                               : simulate(d->sim, &d->decode, d->dec_workers, NULL, 0, FALSE, &sr);
-  if (why) {
-    out->kind = sr.outcome, out->reason = why;
-    return;
-  }
+  const SimResult sr = *sr_;
   out->kind = OUTCOME_OK;
   out->gpus = sr.gpus, out->batch = sr.mean_batch;
   out->out_tok_s_per_gpu = sr.out_tok_s / sr.gpus, out->tok_s_per_user = 1 / sr.tpot[0];
@@ -91,7 +85,22 @@ static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
   memcpy(out->classes, sr.classes, sizeof sr.classes);
 }
 
-void predict(const Deployment *d, PredictMethod method, Outcome *out)
+static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)
+{
+  SimResult sr;
+  SimulateFunc simulate = on_simgrid ? simgrid_simulate : serving_simulate;
+  char *why = d->disaggregated ? simulate(d->sim, &d->prefill, d->pre_workers, &d->decode, d->dec_workers,
+                                          d->same_domain, &sr)
+                               : simulate(d->sim, &d->decode, d->dec_workers, NULL, 0, FALSE, &sr);
+  if (why) {
+    out->kind = sr.outcome, out->reason = why;
+    return;
+  }
+  from_simulation(&sr, out);
+}
+
+/* OUT with no figures yet (NAN each), infeasible until a method says otherwise. */
+static void outcome_init(Outcome *out, PredictMethod method)
 {
   *out = (Outcome){ .kind = OUTCOME_INFEASIBLE, .method = method };
   double *figures[] = { &out->gpus, &out->batch, &out->out_tok_s_per_gpu, &out->tok_s_per_user, &out->ttft,
@@ -105,18 +114,59 @@ void predict(const Deployment *d, PredictMethod method, Outcome *out)
                         &out->requests };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;
-  if (method == METHOD_STEADY)
-    steady(d, out);
-  else
-    simulated(d, method == METHOD_SIMGRID, out);
-  if (out->kind != OUTCOME_OK)
-    return;
-  /* power at the load's activity, which the steps give at the clocks they ran at (a power cap or
-   * the TDP lowers them: step_time.h) */
+}
+
+/* OUT's power at its load's activity, which the steps give at the clocks they ran at (a power cap or
+ * the TDP lowers them: step_time.h). */
+static void at_power(const Deployment *d, Outcome *out)
+{
   PowerShare share;
   out->gpu_power_w = power_gpu(d->decode.sys, out->gpu_activity, 1);
   power_share(d->decode.sys, out->gpu_power_w, &share);
   out->it_w_per_gpu = share.it;
+}
+
+void predict(const Deployment *d, PredictMethod method, Outcome *out)
+{
+  outcome_init(out, method);
+  if (method == METHOD_STEADY)
+    steady(d, out);
+  else
+    simulated(d, method == METHOD_SIMGRID, out);
+  if (out->kind == OUTCOME_OK)
+    at_power(d, out);
+}
+
+void predict_floor(FloorMember *m, int n, double floor_gpus, double interval, gboolean move)
+{
+  g_autofree FloorPart *parts = g_new0(FloorPart, n);
+  for (int k = 0; k < n; k++) {
+    const Deployment *d = m[k].d;
+    outcome_init(&m[k].out, METHOD_DES);
+    parts[k] = (FloorPart){ .p = d->sim, .e = d->disaggregated ? &d->prefill : &d->decode,
+                            .d = d->disaggregated ? &d->decode : NULL,
+                            .engines = d->disaggregated ? d->pre_workers : d->dec_workers,
+                            .dec = d->disaggregated ? d->dec_workers : 0, .same_domain = d->same_domain,
+                            .spare = m[k].spare, .gpus_each = m[k].gpus_each };
+  }
+  char *why = floor_simulate(parts, n, floor_gpus, interval, move);
+  for (int k = 0; k < n; k++) {
+    Outcome *out = &m[k].out;
+    m[k].granted = parts[k].granted, m[k].released = parts[k].released;
+    if (why) { /* the floor runs together or not at all */
+      out->kind = OUTCOME_INFEASIBLE;
+      out->reason = g_strdup(why);
+      continue;
+    }
+    if (parts[k].out.outcome != OUTCOME_OK) {
+      out->kind = parts[k].out.outcome;
+      out->reason = g_strdup("no request completed inside the measurement window (more requests?)");
+      continue;
+    }
+    from_simulation(&parts[k].out, out);
+    at_power(m[k].d, out);
+  }
+  g_free(why);
 }
 
 void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }

@@ -75,6 +75,19 @@ typedef struct {
  * run is an Outcome of kind infeasible or unsupported with the reason. */
 void predict(const Deployment *d, PredictMethod method, Outcome *out);
 void outcome_clear(Outcome *o);
+/* Deployments sharing one floor's GPUs (floor_sim.h), by the event simulation together: member K's
+ * deployment D, the further engines it may be given when MOVE (SPARE) and the floor GPUs one of its
+ * simulated engines stands for; its outcome into OUT (free each with outcome_clear), the engines the
+ * arbiter gave it and took into GRANTED and RELEASED. A member that cannot run makes the whole
+ * floor's outcome infeasible, with its reason. */
+typedef struct {
+  const Deployment *d;
+  int spare;
+  double gpus_each;
+  Outcome out;
+  double granted, released;
+} FloorMember;
+void predict_floor(FloorMember *m, int n, double floor_gpus, double interval, gboolean move);
 /* A deployment's ceilings, by the steady state saturated: the sequences it runs at once and the
  * requests/s it serves, with the memory plan behind them; KNOWN is FALSE when it cannot run. */
 typedef struct {

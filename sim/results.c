@@ -70,6 +70,7 @@ const ResultColumn result_columns[] = {
   { "parked_share", RC_NUM, O(parked_share), "factory.autoscale: the engines' share of the run parked at idle power (the load did not need them)" },
   { "shed_rate", RC_NUM, O(shed_rate), "factory.envelope: share of the offered requests turned away to hold the facility's power envelope (policy shed)" },
   { "classes", RC_STR, O(classes), "workload.mix: each class, 'NAME SHARE: pNN TTFT (<= or > its limit), tok/s per user; ...' (des)" },
+  { "deployments", RC_STR, O(deployments), "deployments: each deployment on the floor, 'MODEL (SHARE of the GPUs, GPUs held on average): req/s served, pNN TTFT (<= or > its limit), tok/s per user, engines moved in and out; ...' (des)" },
   { "sim_events", RC_NUM, O(sim_events), "events the event simulation ran (engine steps or runs of them, arrivals, KV transfers, ...): its cost (des)" },
   { "sim_requests", RC_NUM, O(sim_requests), "requests the event simulation created (a floor's sample: its share of the floor's; des)" },
   { "mean_power_cap_w", RC_NUM, O(mean_power_cap_w), "factory.envelope: the GPUs' power cap averaged over the run, W (the TDP while uncapped)" },

@@ -41,6 +41,8 @@ typedef struct {
   double sim_events, sim_requests; /* what the event simulation ran: its cost */
   char *classes;              /* workload.mix: each class's share, TTFT at the plan's percentile
                                * against its limit, tok/s per user */
+  char *deployments;          /* deployments: each one's share of the floor, what it served, its TTFT
+                               * against its limit, the engines moved */
   double step_ms;             /* one decode step */
   double cache_hit_rate;      /* share of prompt tokens found in the prefix caches */
   double cache_host_rate, cache_storage_rate, cache_remote_rate; /* of prompt tokens, reloaded from the offload tiers */

@@ -562,6 +562,46 @@ printf 'name: e\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nfactory:\n  envelop
 expect_rc 2 "a bad envelope policy" "$AIFSIM" run "$out/bad-envelope.yaml" -o "$out/bad-envelope"
 expect_err "bad-envelope.yaml:5:" "the bad policy named at its line"
 
+# --- several deployments on one floor: the deployments column, the resolved file, sizing --------------------
+cat >"$out/models.yaml" <<'ZZEOF'
+name: models
+system: h200-sxm-hgx8
+model: llama-3.3-70b
+workload:
+  output: {dist: exponential, mean: 200}
+  arrival: {kind: poisson, rate: 10 req/s, curve: '1 0.2', period: 2 min}
+  duration: 4 min
+serving: {router: queue, aggregated: {workers: 1, tp: 4, max_batch: 64}}
+share: 50%
+deployments:
+  - model: llama-3.1-8b
+    serving: {aggregated: {tp: 1}}
+    workload: {arrival: {rate: 60 req/s, curve: '0.2 1'}}
+    plan: {max_ttft: 1 s}
+factory:
+  gpus: 32
+  floor: {simulate: true, sample_engines: 0, series_interval: 30 s}
+  autoscale: {enabled: [false, true], interval: 10 s, start_time: 20 s}
+plan: {max_ttft: 3 s, percentile: p90}
+ZZEOF
+expect_rc 0 "run a floor of two models" "$AIFSIM" run "$out/models.yaml" -o "$out/models" -j 2
+python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = len(rows) == 2 and all(r["deployments"].startswith("llama-3.3-70b (50% of the GPUs") and "; llama-3.1-8b (50% of the GPUs" in r["deployments"] for r in rows)
+ok = ok and "engines in" not in rows[0]["deployments"] and "engines in" in rows[1]["deployments"]
+ok = ok and all(float(r["floor_engines"]) == 4 + 16 and float(r["deployment_gpus"]) == 32 for r in rows)
+sys.exit(0 if ok else 1)' "$out/models/results.csv" && ok || { fail "a floor of two models: each in the deployments column, engines moved with the autoscaler"; cat "$out/models/results.csv"; }
+[ "$(wc -l <"$out/models/series/p1.csv")" -eq 9 ] && ok || fail "a floor of two models writes the floor's series"
+expect_rc 0 "rerun two models from the resolved scenario" "$AIFSIM" run "$out/models/scenario.resolved.yaml" --catalog "$out/models/catalog" -o "$out/models2" -j 1
+cmp -s "$out/models/results.csv" "$out/models2/results.csv" && cmp -s "$out/models/series/p1.csv" "$out/models2/series/p1.csv" &&
+  ok || fail "the resolved scenario reproduces a floor of two models, whatever -j"
+sed -i 's/  autoscale: {enabled: \[false, true\]/  autoscale: {enabled: true/' "$out/models.yaml"
+expect_rc 0 "plan --size a floor of two models" "$AIFSIM" plan "$out/models.yaml" --size -o "$out/models-size" -q
+python3 -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if r["outcome"] == "found" and " | llama-3.1-8b: " in r["config"] else 1)' "$out/models-size/sizing.csv" &&
+  ok || { fail "plan --size sizes a floor of two models"; cat "$out/models-size/sizing.csv"; }
+
 # --- a mixed demand: classes with their own TTFT limits --------------------------------------------------
 cat >"$out/mix.yaml" <<'ZZEOF'
 name: mix

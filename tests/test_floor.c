@@ -250,6 +250,150 @@ START_TEST(simgrid_agrees_on_a_floor)
 }
 END_TEST
 
+/* Two models on one floor of 64 H200s, half each: Llama 3.3 70B on TP4 engines (32 GPUs, 8 engines)
+ * at 30 req/s and Llama 3.1 8B on one-GPU engines (32) at 100 req/s. */
+static const char *const TWO_MODELS =
+  "name: two\n"
+  "system: h200-sxm-hgx8\n"
+  "model: llama-3.3-70b\n"
+  "seed: 5\n"
+  "workload:\n"
+  "  input: {dist: lognormal, mean: 1024, sigma: 0.8, max: 16384}\n"
+  "  output: {dist: exponential, mean: 300, max: 4096}\n"
+  "  arrival: {kind: poisson, rate: 30 req/s}\n"
+  "  duration: 4 min\n"
+  "serving: {precision: fp8, router: queue, aggregated: {workers: 1, tp: 4, max_batch: 64}}\n"
+  "share: 50%\n"
+  "deployments:\n"
+  "  - model: llama-3.1-8b\n"
+  "    serving: {aggregated: {tp: 1, max_batch: 128}}\n"
+  "    workload: {arrival: {rate: 100 req/s}}\n"
+  "factory: {gpus: 64, floor: {simulate: true, sample_engines: 0}}\n";
+
+/* The same deployment alone on GPUS GPUs (the floor's half): MODEL, its engines and rate. */
+static ResultRow *alone(const char *model, int tp, int batch, double rate)
+{
+  g_autofree char *text = g_strdup_printf(
+    "name: alone\nsystem: h200-sxm-hgx8\nmodel: %s\nseed: 5\n"
+    "workload:\n"
+    "  input: {dist: lognormal, mean: 1024, sigma: 0.8, max: 16384}\n"
+    "  output: {dist: exponential, mean: 300, max: 4096}\n"
+    "  arrival: {kind: poisson, rate: %g req/s}\n"
+    "  duration: 4 min\n"
+    "serving: {precision: fp8, router: queue, aggregated: {workers: 1, tp: %d, max_batch: %d}}\n"
+    "factory: {gpus: 32, floor: {simulate: true, sample_engines: 0}}\n", model, rate, tp, batch);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text(text, rows, -1, NULL);
+  return g_ptr_array_steal_index(rows, 0);
+}
+
+/* Without moves the deployments on a floor meet nowhere but in its totals: each serves what it would
+ * alone on its half (same seed, same draws), and the floor's tokens and power are theirs summed:
+ * tokens/GPU of the 64 = (t70 x 32 + t8 x 32) / 64, power/GPU the same mean (no GPU is between them). */
+START_TEST(deployments_without_moves_are_independent)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text(TWO_MODELS, rows, -1, NULL);
+  const ResultRow *floor_row = rows->pdata[0];
+  ResultRow *big = alone("llama-3.3-70b", 4, 64, 30), *small = alone("llama-3.1-8b", 1, 128, 100);
+  ck_assert_int_eq(big->status, OUTCOME_OK);
+  ck_assert_int_eq(small->status, OUTCOME_OK);
+  ck_assert_msg(floor_row->status == OUTCOME_OK, "%s", floor_row->reason);
+  ck_assert_double_eq(floor_row->floor_engines, 8 + 32);
+  ck_assert_double_eq(floor_row->deployment_gpus, 64);
+  ck_assert_close(floor_row->out_tok_s_per_gpu, (big->out_tok_s_per_gpu * 32 + small->out_tok_s_per_gpu * 32) / 64, 1e-9);
+  ck_assert_close(floor_row->gpu_power_w, (big->gpu_power_w + small->gpu_power_w) / 2, 1e-9);
+  ck_assert_close(floor_row->goodput_req_s, big->goodput_req_s + small->goodput_req_s, 1e-9);
+  /* the latency columns are the point's deployment's (the 70B) */
+  ck_assert_double_eq(floor_row->ttft_p90_ms, big->ttft_p90_ms);
+  ck_assert_double_eq(floor_row->tpot_p50_ms, big->tpot_p50_ms);
+  ck_assert_ptr_nonnull(strstr(floor_row->deployments, "llama-3.1-8b (50% of the GPUs"));
+  ck_assert_ptr_nonnull(strstr(floor_row->config, "llama-3.1-8b: agg 32x tp1"));
+  result_row_clear(big), result_row_clear(small), g_free(big), g_free(small);
+  rows_free(g_steal_pointer(&rows));
+}
+END_TEST
+
+/* Demand that moves from one model to the other over 16 minutes, on 32 H200s split in half: Llama
+ * 3.3 70B at 50 req/s falling to 5, Llama 3.1 8B at 15 req/s rising to 150. Four TP4 engines of the
+ * 70B serve ~40 req/s at most (its static half is unstable at the peak: p90 TTFT of minutes); with
+ * the autoscaler on, the 8B's idle engines are parked and their GPUs go to the 70B (seven engines at
+ * its peak), then back: both meet a 3 s p90 TTFT. At no time do the deployments hold more than the
+ * floor's 32 GPUs. */
+static const char *const SHIFT =
+  "name: shift\n"
+  "system: h200-sxm-hgx8\n"
+  "model: llama-3.3-70b\n"
+  "seed: 2\n"
+  "workload:\n"
+  "  input: {dist: lognormal, mean: 1024, sigma: 0.8, max: 16384}\n"
+  "  output: {dist: exponential, mean: 300, max: 4096}\n"
+  "  arrival: {kind: poisson, rate: 50 req/s, curve: '1 1 1 0.6 0.3 0.1 0.1 0.1', period: 2 min}\n"
+  "  duration: 16 min\n"
+  "serving: {precision: fp8, router: queue, aggregated: {workers: 1, tp: 4, max_batch: 64}}\n"
+  "deployments:\n"
+  "  - model: llama-3.1-8b\n"
+  "    serving: {aggregated: {tp: 1, max_batch: 128}}\n"
+  "    workload: {arrival: {rate: 150 req/s, curve: '0.1 0.1 0.1 0.3 0.6 1 1 1'}}\n"
+  "factory:\n"
+  "  gpus: 32\n"
+  "  floor: {simulate: true, sample_engines: 0, series_interval: 30 s}\n"
+  "  autoscale: {enabled: [false, true], interval: 10 s, start_time: 30 s}\n"
+  "plan: {max_ttft: 3 s, percentile: p90}\n";
+
+START_TEST(moves_follow_demand_between_models)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  g_autoptr(GArray) series = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
+  evaluate_text(SHIFT, rows, 1, series);
+  const ResultRow *fixed = rows->pdata[0], *moving = rows->pdata[1];
+  ck_assert_int_eq(fixed->status, OUTCOME_SLO_VIOLATED);
+  ck_assert_ptr_nonnull(strstr(fixed->reason, "deployment 1 (llama-3.3-70b)"));
+  ck_assert_msg(moving->status == OUTCOME_OK, "%s", moving->reason);
+  ck_assert(moving->ttft_p90_ms < 3000 && fixed->ttft_p90_ms > 10 * 3000);
+  ck_assert_ptr_nonnull(strstr(moving->deployments, "engines in"));
+  /* the same demand is served either way: the tokens differ by the requests still queued */
+  ck_assert_close(moving->out_tok_s_per_gpu, fixed->out_tok_s_per_gpu, 0.03);
+  /* 16 min / 30 s = 32 rows; the GPUs the deployments hold never pass the floor's */
+  ck_assert_uint_eq(series->len, 32);
+  for (guint i = 0; i < series->len; i++) {
+    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    ck_assert_msg(r->gpus <= 32 + 1e-9, "row %u: %g GPUs held", i, r->gpus);
+    ck_assert(isfinite(r->facility_w) && r->facility_w > 0);
+  }
+  rows_free(g_steal_pointer(&rows));
+}
+END_TEST
+
+/* What a floor of several deployments refuses, with the numbers: shares above the whole, none left
+ * for a deployment without one, a share that holds no engine (the 8B takes the point's TP8), and a
+ * floor that is not simulated. */
+START_TEST(shared_floor_refusals)
+{
+  static const struct { const char *share, *other_share, *floor, *want; } cases[] = {
+    { "70%", "40%", "true", "the deployments' shares add up to 110% of the floor's GPUs, above 100%" },
+    { "100%", "0", "true", "the deployments' shares leave nothing for those without one (share 0)" },
+    /* 8 GPUs asked for are a rack of 32 H200s: 1% of it holds no 8-GPU engine */
+    { "99%", "1%", "true", "deployment 2 (llama-3.1-8b): its share, 1% of the floor's 32 GPUs, holds no copy of its 8-GPU deployment" },
+    { "50%", "50%", "false", "deployments share a simulated floor: set factory.floor.simulate: true" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *text = g_strdup_printf(
+      "name: r\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\nshare: %s\n"
+      "workload: {arrival: {kind: poisson, rate: 1 req/s}, duration: 1 min}\n"
+      "serving: {aggregated: {tp: 8}}\n"
+      "deployments: [{model: llama-3.1-8b, share: %s}]\n"
+      "factory: {gpus: 8, floor: {simulate: %s}}\n", cases[i].share, cases[i].other_share, cases[i].floor);
+    g_autoptr(GPtrArray) rows = g_ptr_array_new();
+    evaluate_text(text, rows, -1, NULL);
+    const ResultRow *r = rows->pdata[0];
+    ck_assert_int_eq(r->status, OUTCOME_INFEASIBLE);
+    ck_assert_msg(g_str_has_prefix(r->reason, cases[i].want), "got %s", r->reason);
+    rows_free(g_steal_pointer(&rows));
+  }
+}
+END_TEST
+
 static Suite *suite(void)
 {
   Suite *s = suite_create("floor");
@@ -260,6 +404,9 @@ static Suite *suite(void)
   tcase_add_test(tc, floor_that_cannot_be_sized);
   tcase_add_test(tc, power_envelope_binds);
   tcase_add_test(tc, simgrid_agrees_on_a_floor);
+  tcase_add_test(tc, deployments_without_moves_are_independent);
+  tcase_add_test(tc, moves_follow_demand_between_models);
+  tcase_add_test(tc, shared_floor_refusals);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -195,6 +195,59 @@ START_TEST(resolved_file_reproduces_points)
 }
 END_TEST
 
+/* deployments: each is the point with its own keys laid over (its model and the model's figures,
+ * its engines, its demand, its share), every other key the point's; sweeps stay the point's. The
+ * resolved file reads back to the same deployments. */
+START_TEST(deployments_lay_over_the_point)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Scenario) s = load_text(c, "name: t\nsystem: h200-sxm-hgx8\nmodel: {id: llama-3.3-70b, layers: 40}\n"
+                                       "share: 60%\n"
+                                       "workload: {arrival: {kind: poisson, rate: 10 req/s}, output: 300}\n"
+                                       "serving: {precision: [fp8, bf16], aggregated: {tp: 4, max_batch: 64}}\n"
+                                       "deployments:\n"
+                                       "  - {model: {id: llama-3.1-8b, layers: 30}, share: 30%, serving: {aggregated: {tp: 1}},\n"
+                                       "     workload: {arrival: {rate: 50 req/s}}, plan: {max_ttft: 1 s}}\n"
+                                       "  - {workload: {arrival: {rate: 2 req/s}}}\n"
+                                       "factory: {floor: {simulate: true}}\n",
+                                    NULL);
+  ck_assert_uint_eq(s->n_points, 2);
+  g_autofree char *resolved = scenario_resolved_yaml(s, c);
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
+  ck_assert(g_file_set_contents(path, resolved, -1, NULL));
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Scenario) again = scenario_load(path, c, &err);
+  ck_assert_msg(again, "%s\n%s", err ? err->message : "", resolved);
+  const Scenario *both[] = { s, again };
+  for (int k = 0; k < 2; k++) {
+    Point p;
+    scenario_point(both[k], c, 1, &p);
+    ck_assert_int_eq(p.p.serving.precision, PREC_BF16);
+    ck_assert_double_eq(p.p.share, 0.6);
+    ck_assert_int_eq(p.model.layers, 40);
+    ck_assert_uint_eq(p.n_others, 2);
+    const Point *small = &p.others[0], *again_big = &p.others[1];
+    ck_assert_str_eq(small->p.model_id, "llama-3.1-8b");
+    ck_assert_int_eq(small->model.layers, 30);      /* its own figure, not the point's 40 */
+    ck_assert_double_eq(small->p.share, 0.3);
+    ck_assert_int_eq(small->p.serving.agg.tp, 1);
+    ck_assert_int_eq(small->p.serving.agg.max_batch, 64); /* the point's */
+    ck_assert_int_eq(small->p.serving.precision, PREC_BF16); /* the point's sweep */
+    ck_assert_double_eq(small->p.workload.rate, 50);
+    ck_assert_double_eq(small->p.workload.output.mean, 300);
+    ck_assert_double_eq(small->p.plan.max_ttft, 1);
+    ck_assert_double_eq(p.p.plan.max_ttft, 0);
+    /* a deployment that sets no model serves the point's, with its figures; its share is its own (0) */
+    ck_assert_str_eq(again_big->p.model_id, "llama-3.3-70b");
+    ck_assert_int_eq(again_big->model.layers, 40);
+    ck_assert_double_eq(again_big->p.share, 0);
+    ck_assert_double_eq(again_big->p.workload.rate, 2);
+    point_clear(&p);
+  }
+}
+END_TEST
+
 START_TEST(command_line_override)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -237,6 +290,7 @@ int main(void)
   tcase_add_test(tc, inapplicable_keys_not_multiplied);
   tcase_add_test(tc, catalog_overrides_and_sweeps);
   tcase_add_test(tc, resolved_file_reproduces_points);
+  tcase_add_test(tc, deployments_lay_over_the_point);
   tcase_add_test(tc, command_line_override);
   tcase_add_test(tc, key_table_is_documented);
   suite_add_tcase(s, tc);

@@ -222,8 +222,16 @@ gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gp
   g_autofree char *name = g_strdup_printf("p%" G_GSIZE_FORMAT, pt->index);
   g_autofree char *csv = g_strdup_printf("%s/series/%s.csv", (const char *)dir, name);
   g_autofree char *png = g_strdup_printf("%s/series/%s.png", (const char *)dir, name);
-  g_autofree char *title = g_strdup_printf("%s on %s, the floor (%.0f engines): %s", row->model, row->system,
-                                           row->floor_engines, row->config ? row->config : "");
+  g_autofree char *title = NULL;
+  if (pt->n_others) { /* several deployments: their models (each one's layout is in results.csv) */
+    g_autoptr(GString) models = g_string_new(pt->model.id);
+    for (guint k = 0; k < pt->n_others; k++)
+      g_string_append_printf(models, ", %s", pt->others[k].model.id);
+    title = g_strdup_printf("%s floor (%.0f engines) serving %s", row->system, row->floor_engines, models->str);
+  } else {
+    title = g_strdup_printf("%s on %s, the floor (%.0f engines): %s", row->model, row->system, row->floor_engines,
+                            row->config ? row->config : "");
+  }
   /* the envelope where one is held, else what the facility is provisioned for */
   gboolean held = pt->p.factory.power_policy != POWER_POLICY_NONE;
   double limit = held ? pt->p.factory.power_budget : row->facility_mw * 1e6;

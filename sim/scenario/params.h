@@ -168,6 +168,11 @@ typedef struct {
   WorkloadParams workload;
   ServingParams serving;
   FactoryParams factory;
+  /* on a floor of several deployments: this deployment's share of the floor's GPUs (0: an equal part
+   * of what the others' shares leave) */
+  double share;
+  char *deployments;    /* never set: the deployments are the scenario's (scenario.h), read by the
+                         * loader itself; the key is declared for help and the resolved file */
   PlanParams plan;
 } ScenarioParams;
 

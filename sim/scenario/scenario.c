@@ -173,6 +173,8 @@ static const KtKey keys[] = {
   NUM("factory.failures.switch_tray_mtbf", factory.tray_mtbf, DIM_TIME, "76000 h", "mean time between failures of one NVLink switch tray (rack-scale domains, e.g. NVL72's nine): the domain runs on, its GPUs' NVLink bandwidth down by the tray's share until it is repaired (an estimate: Llama 3's 35 switch and cable interruptions, one per 607,000 GPU-hours of fabric, over the 8 GPUs' worth of links a tray of nine carries)", KT_POSITIVE),
   NUM("factory.failures.repair_time", factory.repair_time, DIM_TIME, "1 h", "an engine's time out of service after a failure, to serving again with its weights loaded (an estimate: a spare node swapped in by automation)", KT_NONNEG),
   BOOL("factory.failures.retry", factory.retry, "true", "requests on a failed engine are sent again (their latency counts from their first arrival); false: lost"),
+  NUM("share", share, DIM_FRACTION, "0", "on a floor of several deployments (factory.floor.simulate with deployments): this deployment's share of the floor's GPUs at the start (0: an equal part of what the others' shares leave); the autoscaler, when on, moves GPUs between the deployments as their demand changes", 0),
+  STR("deployments", deployments, NULL, "further deployments on the same floor (factory.floor.simulate), a list of up to 7 mappings, each the keys that differ from the point's: model (id and figures), serving, workload (its own demand: rate, curve, mix), plan (its own SLO) and share; single values only. Each serves its own demand on its share of the floor's GPUs; with factory.autoscale on, engines parked by one deployment's autoscaler go (their GPUs, whole engines at a time) to the deployment furthest short of engines, which loads its weights first (autoscale.start_time). The results' row is the floor's (its tokens, power, tok/s per MW), its latency columns the point's deployment's, and the deployments column gives each one's figures", KT_NOSWEEP),
   GROUP("plan", "what `aifsim plan` optimises for"),
   NUM("plan.min_tok_s_per_user", plan.min_tok_s_per_user, DIM_NONE, "0", "slowest acceptable output tokens/s per user (one for the scenario)", KT_NONNEG | KT_NOSWEEP),
   NUM("plan.max_ttft", plan.max_ttft, DIM_TIME, "0 s", "longest acceptable TTFT at plan.percentile (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
@@ -195,6 +197,8 @@ void scenario_free(Scenario *s)
   if (!s)
     return;
   g_ptr_array_unref(s->axes);
+  if (s->deployments)
+    g_ptr_array_unref(s->deployments);
   point_space_free(s->space);
   yaml_doc_free(s->doc);
   g_free(s->dir);
@@ -438,10 +442,14 @@ static gboolean is_range(YamlDoc *d, yaml_node_t *v)
   return v->type == YAML_MAPPING_NODE && yaml_doc_lookup(d, v, "from") && yaml_doc_lookup(d, v, "to");
 }
 
+static gboolean collect_deployments(LoadCtx *ctx, YamlDoc *d, yaml_node_t *v, GError **error);
+
 static gboolean collect_leaf(const KtTable *t, const KtKey *key, const char *group, YamlDoc *d,
                              yaml_node_t *v, gpointer user, GError **error)
 {
   LoadCtx *ctx = user;
+  if (t == &scenario_table && key->offset == offsetof(ScenarioParams, deployments))
+    return collect_deployments(ctx, d, v, error);
   Axis *a = g_new0(Axis, 1);
   a->table = t;
   a->key = key;
@@ -474,6 +482,66 @@ static gboolean collect_leaf(const KtTable *t, const KtKey *key, const char *gro
     if (!check_value(ctx, t, key, d, yaml_doc_get(d, g_array_index(a->values, int, i)), error))
       return FALSE;
   return TRUE;
+}
+
+/* Whether a deployment of the floor may set AXIS's key: what it serves and how (model, serving,
+ * workload, its SLO, its share), not the floor's own keys (system, factory) nor the scenario's. */
+static gboolean deployment_key(const Axis *a)
+{
+  if (a->table != &scenario_table)
+    return g_strcmp0(a->group, "model") == 0;
+  static const char *const prefixes[] = { "model.", "serving.", "workload.", "plan.", "share", NULL };
+  const char *path = a->key->path;
+  if (strcmp(path, "serving.parallelism") == 0 || strcmp(path, "serving.engine") == 0)
+    return FALSE; /* auto's sweep, and SimGrid, are the point's */
+  for (int i = 0; prefixes[i]; i++)
+    if (g_str_has_prefix(path, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* deployments: a list of mappings, each walked like the scenario into axes of its own that must take
+ * one value each and may set only a deployment's keys. */
+static gboolean collect_deployments(LoadCtx *ctx, YamlDoc *d, yaml_node_t *v, GError **error)
+{
+  if (ctx->s->deployments) { /* only the file's own top level says it: not a deployment's */
+    yaml_doc_error(d, v, error, "'deployments' belongs to the scenario, not to a deployment");
+    return FALSE;
+  }
+  if (v->type != YAML_SEQUENCE_NODE) {
+    yaml_doc_error(d, v, error, "'deployments' expects a list of mappings (model, serving, workload, plan, share)");
+    return FALSE;
+  }
+  int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+  if (n < 1 || n > SCENARIO_MAX_DEPLOYMENTS - 1) {
+    yaml_doc_error(d, v, error, "'deployments' takes 1 to %d further deployments, not %d", SCENARIO_MAX_DEPLOYMENTS - 1, n);
+    return FALSE;
+  }
+  ctx->s->deployments = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+  GPtrArray *axes = ctx->s->axes;
+  gboolean ok = TRUE;
+  for (yaml_node_item_t *it = v->data.sequence.items.start; ok && it < v->data.sequence.items.top; it++) {
+    yaml_node_t *item = yaml_doc_get(d, *it);
+    GPtrArray *mine = g_ptr_array_new_with_free_func(axis_free);
+    g_ptr_array_add(ctx->s->deployments, mine);
+    ctx->s->axes = mine; /* the walk's axes go to the deployment */
+    ok = kt_walk(&scenario_table, d, item, collect_leaf, ctx, error);
+    ctx->s->axes = axes;
+    for (guint i = 0; ok && i < mine->len; i++) {
+      const Axis *a = mine->pdata[i];
+      yaml_node_t *at = a->range ? yaml_doc_get(d, a->range) : yaml_doc_get(d, g_array_index(a->values, int, 0));
+      if (!deployment_key(a)) {
+        yaml_doc_error(d, at, error, "'%s%s%s' is the floor's (or the scenario's), not a deployment's: a deployment "
+                       "sets model, serving, workload, plan and share", a->group ? a->group : "", a->group ? "." : "",
+                       a->key->path);
+        ok = FALSE;
+      } else if (a->range || a->values->len != 1) {
+        yaml_doc_error(d, at, error, "'%s' in a deployment takes a single value (the sweep is the point's)", a->key->path);
+        ok = FALSE;
+      }
+    }
+  }
+  return ok;
 }
 
 /* Adds an axis for scenario key PATH taking the values TEXTS (NULL-terminated); the key must not
@@ -731,6 +799,43 @@ static char *swept_text(const Scenario *s, const guint *digits)
   return g_string_free(t, FALSE);
 }
 
+/* AXES' values (value DIGITS[i] of axis i; the first when DIGITS is NULL) into OUT, the scenario keys
+ * in PASS 0 (they pick the catalog entries), the catalog entries' figures in PASS 1 (SKIP_MODEL: not
+ * the model's, which another axes' model.id replaced). */
+static void assign_axes(const Scenario *s, const GPtrArray *axes, const guint *digits, const Catalog *catalog,
+                        guint pass, gboolean skip_model, Point *out)
+{
+  for (guint i = 0; i < axes->len; i++) {
+    const Axis *a = axes->pdata[i];
+    if ((pass == 0) != (a->table == &scenario_table) || (skip_model && a->table == &llm_table))
+      continue;
+    void *target = a->table == &scenario_table ? (void *)&out->p
+                   : a->table == &hardware_table ? (void *)&out->system
+                                                 : (void *)&out->model;
+    g_autoptr(GError) err = NULL;
+    if (!kt_assign(a->key, s->doc, axis_value(s, a, digits ? digits[i] : 0), target, &err))
+      g_error("value checked at load failed later: %s", err->message); /* cannot happen */
+    if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "model.id") == 0) {
+      llm_spec_clear(&out->model);
+      llm_spec_copy(&out->model, catalog_model(catalog, out->p.model_id));
+    }
+    if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "system.id") == 0)
+      system_spec_copy(&out->system, catalog_system(catalog, out->p.system_id));
+  }
+}
+
+static gboolean sets_model(const GPtrArray *axes)
+{
+  for (guint i = 0; i < axes->len; i++)
+    if (((const Axis *)axes->pdata[i])->table == &scenario_table &&
+        strcmp(((const Axis *)axes->pdata[i])->key->path, "model.id") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The point's paths made absolute, auto's layout given to the decode pool. */
+static void point_finish(const Scenario *s, Point *out);
+
 void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Point *out)
 {
   memset(out, 0, sizeof *out);
@@ -738,23 +843,31 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
   g_autofree guint *digits = g_new0(guint, s->axes->len + 1);
   point_space_digits(s->space, index, digits);
   kt_defaults(&scenario_table, &out->p);
-  for (guint pass = 0; pass < 2; pass++) /* scenario keys first: they pick the catalog entries */
-    for (guint i = 0; i < s->axes->len; i++) {
-      const Axis *a = s->axes->pdata[i];
-      if ((pass == 0) != (a->table == &scenario_table))
-        continue;
-      void *target = a->table == &scenario_table ? (void *)&out->p
-                     : a->table == &hardware_table ? (void *)&out->system
-                                                   : (void *)&out->model;
-      g_autoptr(GError) err = NULL;
-      if (!kt_assign(a->key, s->doc, axis_value(s, a, digits[i]), target, &err))
-        g_error("value checked at load failed later: %s", err->message); /* cannot happen */
-      if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "model.id") == 0)
-        llm_spec_copy(&out->model, catalog_model(catalog, out->p.model_id));
-      if (pass == 0 && a->table == &scenario_table && strcmp(a->key->path, "system.id") == 0)
-        system_spec_copy(&out->system, catalog_system(catalog, out->p.system_id));
-    }
+  for (guint pass = 0; pass < 2; pass++)
+    assign_axes(s, s->axes, digits, catalog, pass, FALSE, out);
   out->swept = swept_text(s, digits);
+  point_finish(s, out);
+  out->n_others = s->deployments ? s->deployments->len : 0;
+  out->others = out->n_others ? g_new0(Point, out->n_others) : NULL;
+  for (guint k = 0; k < out->n_others; k++) { /* the point, its deployment's keys laid over */
+    Point *o = &out->others[k];
+    const GPtrArray *mine = s->deployments->pdata[k];
+    o->index = index;
+    kt_defaults(&scenario_table, &o->p);
+    o->p.share = 0; /* the point's share is its own, not the deployment's */
+    for (guint pass = 0; pass < 2; pass++) {
+      assign_axes(s, s->axes, digits, catalog, pass, sets_model(mine), o);
+      if (pass == 0)
+        o->p.share = 0;
+      assign_axes(s, mine, NULL, catalog, pass, FALSE, o);
+    }
+    o->swept = g_strdup("");
+    point_finish(s, o);
+  }
+}
+
+static void point_finish(const Scenario *s, Point *out)
+{
   absolutise(s, &out->p.workload.trace);
   absolutise(s, &out->p.serving.profile);
   if (out->p.serving.parallelism == PARALLELISM_AUTO && out->p.serving.mode == MODE_DISAGGREGATED) {
@@ -767,6 +880,10 @@ void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Poin
 
 void point_clear(Point *pt)
 {
+  for (guint k = 0; k < pt->n_others; k++)
+    point_clear(&pt->others[k]);
+  g_clear_pointer(&pt->others, g_free);
+  pt->n_others = 0;
   g_clear_pointer(&pt->swept, g_free);
   kt_clear(&scenario_table, &pt->p);
   system_spec_clear(&pt->system);
@@ -790,10 +907,43 @@ typedef struct {
   const Scenario *s;
 } Resolve;
 
+/* The deployments as a YAML flow list: each a mapping of its keys (dotted) and its model's figures. */
+static char *deployments_text(const Scenario *s)
+{
+  GString *t = g_string_new("[");
+  for (guint k = 0; k < s->deployments->len; k++) {
+    const GPtrArray *mine = s->deployments->pdata[k];
+    GString *figures = g_string_new(NULL);
+    g_string_append_printf(t, "%s{", k ? ", " : "");
+    gboolean first = TRUE;
+    for (guint i = 0; i < mine->len; i++) {
+      const Axis *a = mine->pdata[i];
+      g_autofree char *v = axis_text(s, a);
+      if (a->table != &scenario_table) {
+        g_string_append_printf(figures, "%s%s: %s", figures->len ? ", " : "", a->key->path, v);
+        continue;
+      }
+      g_string_append_printf(t, "%s%s: %s", first ? "" : ", ", a->key->path, v);
+      first = FALSE;
+    }
+    if (figures->len)
+      g_string_append_printf(t, "%smodel: {%s}", first ? "" : ", ", figures->str);
+    g_string_free(figures, TRUE);
+    g_string_append_c(t, '}');
+  }
+  g_string_append_c(t, ']');
+  return g_string_free(t, FALSE);
+}
+
 /* A swept key is written as its list; the system and model blocks are written apart. */
 static char *resolved_text(const KtKey *key, gpointer user, gboolean *skip)
 {
   Resolve *r = user;
+  if (strcmp(key->path, "deployments") == 0 || strcmp(key->path, "share") == 0) {
+    /* a floor of one deployment says neither */
+    *skip = !r->s->deployments;
+    return !*skip && key->path[0] == 'd' ? deployments_text(r->s) : NULL;
+  }
   if (g_str_has_prefix(key->path, "system") || g_str_has_prefix(key->path, "model")) {
     *skip = TRUE;
     return NULL;

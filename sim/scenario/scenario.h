@@ -34,17 +34,26 @@ typedef struct Scenario {
   int auto_axes;        /* parallelism auto: index of its generated TP axis (EP and attention-DP
                          * follow), else -1 */
   gsize n_points;
+  /* deployments sharing the floor with each point's (the scenario's deployments: list): per
+   * deployment a GPtrArray of Axis *, single values laid over the point's */
+  GPtrArray *deployments;
 } Scenario;
 
 /* One point of the sweep, resolved against the catalog. */
-typedef struct {
+typedef struct Point {
   gsize index;
   ScenarioParams p;
   SystemSpec system;
   LlmSpec model;
   char *swept;          /* the point's values of the swept keys results have no column for,
                          * "key=value; ..." (empty when none) */
+  /* the other deployments on its floor (deployments:), each the point with its keys laid over */
+  struct Point *others;
+  guint n_others;
 } Point;
+
+/* Most deployments on one floor: the point's and seven more. */
+#define SCENARIO_MAX_DEPLOYMENTS 8
 
 extern const KtTable scenario_table;
 

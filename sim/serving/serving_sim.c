@@ -104,6 +104,8 @@ typedef struct {
   gboolean parking;       /* the autoscaler parks it: it takes no new work, and parks once empty */
   gboolean parked;        /* parked (idle power) or waking up (its weights loading) */
   gboolean waking;        /* parked, and waking up */
+  gboolean away;          /* parked, its GPUs serving another deployment of the floor (floor_sim.h):
+                           * no power, no failures, not this run's until it is granted back */
   int nodes;              /* the nodes its GPUs sit in: each may fail */
   gboolean reconfiguring; /* drained, out of service until it changes pool */
   /* attention data-parallel ranks: each sequence lives on one; the stack may balance prompts
@@ -173,8 +175,9 @@ struct Sim {
   GRand *fail_rand;
   Held down;
   double failures, lost, retried;
-  /* the autoscaler: engines parked */
-  Held parked;
+  /* the autoscaler: engines parked; engines and GPUs away (serving another deployment of the
+   * floor: sim_release, sim_grant) */
+  Held parked, away, away_gpus;
   /* NVLink switch trays down per domain (failures), engines in a domain with one down and their
    * time so */
   int n_domains;
@@ -1108,7 +1111,8 @@ static void retry_or_lose(Sim *s, int i)
  * KV cache leaving it for a decode engine is taken to have left (the handoff is under way). */
 static void fail(Sim *s, Eng *g)
 {
-  if (g->draining || g->reconfiguring) { /* the planner has it out of service already: later */
+  if (g->draining || g->reconfiguring || g->away) { /* out of service already (the planner's, or
+                                                     * another deployment's GPUs): later */
     push_external(s, s->now + time_to_failure(s, g), EV_FAIL, g->id);
     return;
   }
@@ -1148,6 +1152,29 @@ static void repair(Sim *s, Eng *g)
     dispatch_held(s);
 }
 
+/* The engines the requests in the system need at the target share of their batch slots (at least
+ * autoscale_min, at most the engines not failed nor away, *TOTAL), and of those engines the ones
+ * serving and waking. */
+static int engines_needed(const Sim *s, int *total, int *serving, int *waking)
+{
+  const SimConfig *p = s->p;
+  guint load = s->held.length;
+  int slots = 0;
+  *total = *serving = *waking = 0;
+  for (guint k = 0; k < s->engs->len; k++) {
+    const Eng *g = s->engs->pdata[k];
+    if (g->role != ROLE_AGG || g->down || g->away)
+      continue;
+    (*total)++;
+    load += eng_load(g);
+    slots = MAX(slots, g->max_running);
+    *serving += in_service(g);
+    *waking += g->parked && g->waking;
+  }
+  double want = ceil(load / (p->autoscale_target * MAX(slots, 1)));
+  return (int)MAX(want, p->autoscale_min);
+}
+
 /* The autoscaler (SimConfig.autoscale; aggregated engines): the engines the requests in the system
  * need at the target share of their batch slots serve (at least autoscale_min); beyond them, the
  * least loaded are parked once they empty, at most a tenth of the serving ones a look (a dip does
@@ -1156,19 +1183,8 @@ static void repair(Sim *s, Eng *g)
 static void autoscale(Sim *s)
 {
   const SimConfig *p = s->p;
-  guint load = s->held.length, total = 0;
-  int serving = 0, waking = 0, slots = 0;
-  for (guint k = 0; k < s->engs->len; k++) {
-    const Eng *g = s->engs->pdata[k];
-    if (g->role != ROLE_AGG || g->down)
-      continue;
-    total++;
-    load += eng_load(g);
-    slots = MAX(slots, g->max_running);
-    serving += in_service(g);
-    waking += g->parked && g->waking;
-  }
-  int need = (int)CLAMP(ceil(load / (p->autoscale_target * MAX(slots, 1))), p->autoscale_min, total);
+  int total, serving, waking;
+  int need = MIN(engines_needed(s, &total, &serving, &waking), total);
   int have = serving + waking;
   for (guint k = 0; k < s->engs->len && have < need; k++) { /* engines being parked first: warm */
     Eng *g = s->engs->pdata[k];
@@ -1177,7 +1193,7 @@ static void autoscale(Sim *s)
   }
   for (guint k = 0; k < s->engs->len && have < need; k++) {
     Eng *g = s->engs->pdata[k];
-    if (g->role == ROLE_AGG && !g->down && g->parked && !g->waking) {
+    if (g->role == ROLE_AGG && !g->down && g->parked && !g->waking && !g->away) {
       g->waking = TRUE, have++;
       push_external(s, s->now + p->autoscale_start, EV_WAKE, g->id);
     }
@@ -1208,8 +1224,14 @@ static double sim_gpus(const Sim *s)
 {
   double gpus = 0;
   for (guint k = 0; k < s->engs->len; k++)
-    gpus += ((const Eng *)s->engs->pdata[k])->e->gpus;
+    gpus += ((const Eng *)s->engs->pdata[k])->away ? 0 : ((const Eng *)s->engs->pdata[k])->e->gpus;
   return gpus;
+}
+
+/* Engine-seconds of the run so far with the engines here (not away). */
+static double present_time(Sim *s)
+{
+  return s->now * s->engs->len - held_area(&s->away, s->now);
 }
 
 /* The power envelope's controller (SimConfig.power_policy): from the activity the GPUs drew since it
@@ -1405,6 +1427,8 @@ static void measure(Sim *s, SimResult *out)
     batch += g->batch_sum;
     steps += g->decode_steps;
   }
+  /* engines lent to another deployment of the floor for part of the run: the GPUs here on average */
+  gpus -= s->now > 0 ? held_area(&s->away_gpus, s->now) / s->now : 0;
   out->gpus = gpus;
   out->gpu_activity = out->window > 0 ? MIN(act / (out->window * gpus), 1) : NAN;
   out->mean_batch = steps ? batch / steps : NAN;
@@ -1420,18 +1444,18 @@ static void measure(Sim *s, SimResult *out)
   if (s->p->failures) { /* over the whole run */
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
     double down = held_area(&s->down, s->now);
-    out->availability = s->now > 0 ? 1 - down / (s->now * s->engs->len) : 1;
+    out->availability = s->now > 0 ? 1 - down / present_time(s) : 1;
   }
   out->parked = NAN;
   if (s->p->autoscale && !s->dec_e) {
     double parked = held_area(&s->parked, s->now);
-    out->parked = s->now > 0 ? parked / (s->now * s->engs->len) : 0;
+    out->parked = s->now > 0 ? parked / present_time(s) : 0;
   }
   out->tray_failures = out->degraded = NAN;
   if (trays_fail(s)) {
     double degraded = held_area(&s->degraded, s->now);
     out->tray_failures = s->tray_failures;
-    out->degraded = s->now > 0 ? degraded / (s->now * s->engs->len) : 0;
+    out->degraded = s->now > 0 ? degraded / present_time(s) : 0;
   }
   out->n_classes = s->w.mix ? s->w.mix->len : 0;
   for (guint k = 0; k < out->n_classes; k++) {
@@ -1647,7 +1671,7 @@ static void series_row(Sim *s, double end, double length)
                     .gpu_activity = MIN(s->series_act / (length * gpus), 1), .facility_w = NAN,
                     .engines_down = s->down.value,
                     .power_cap_w = s->p->power_policy == POWER_POLICY_CAP ? (s->cap > 0 ? s->cap : s->own[0].sys->tdp) : NAN,
-                    .shed = s->series_arrivals > 0 ? s->series_shed / s->series_arrivals : 0 };
+                    .shed = s->series_arrivals > 0 ? s->series_shed / s->series_arrivals : 0, .gpus = gpus };
   double q[2];
   static const double at[2] = { 0.5, 0.9 };
   row.ttft_p50 = row.ttft_p90 = row.tpot_p50 = row.tpot_p90 = NAN;
@@ -1769,6 +1793,78 @@ int sim_engines(const Sim *s, int *front)
   for (guint k = 0; k < s->engs->len; k++)
     *front += ((Eng *)s->engs->pdata[k])->role != ROLE_DECODE;
   return (int)s->engs->len;
+}
+
+/* G leaves for another deployment (AWAY TRUE) or comes back from one, at the run's time. */
+static void set_away(Sim *s, Eng *g, gboolean away)
+{
+  g->away = away;
+  held_set(&s->away, s->now, s->away.value + (away ? 1 : -1));
+  held_set(&s->away_gpus, s->now, s->away_gpus.value + (away ? g->e->gpus : -g->e->gpus));
+  held_set(&s->parked, s->now, s->parked.value + (away ? -1 : 1));
+}
+
+void sim_start_away(Sim *s, int engines)
+{
+  for (int k = (int)s->engs->len - 1; k >= 0 && engines > 0; k--, engines--) {
+    Eng *g = s->engs->pdata[k];
+    g->parked = TRUE;
+    held_set(&s->parked, 0, s->parked.value + 1);
+    set_away(s, g, TRUE);
+  }
+}
+
+int sim_floor_look(Sim *s, double t, int *held, int *idle)
+{
+  series_until(s, t);
+  s->now = MAX(s->now, t);
+  int total, serving, waking;
+  int need = engines_needed(s, &total, &serving, &waking);
+  *held = *idle = 0;
+  for (guint k = 0; k < s->engs->len; k++) {
+    const Eng *g = s->engs->pdata[k];
+    *held += !g->away;
+    *idle += g->parked && !g->waking && !g->away && !g->down;
+  }
+  return need;
+}
+
+void sim_reclaim(Sim *s, int n)
+{
+  for (guint k = 0; k < s->engs->len; k++) /* those being parked already count */
+    n -= ((const Eng *)s->engs->pdata[k])->parking && !((const Eng *)s->engs->pdata[k])->away;
+  for (; n > 0; n--) {
+    Eng *g = least_loaded(s, ROLE_AGG);
+    if (!g)
+      break;
+    g->parking = TRUE;
+    check_parked(s, g);
+  }
+}
+
+int sim_release(Sim *s, int n)
+{
+  int done = 0;
+  for (int k = (int)s->engs->len - 1; k >= 0 && done < n; k--) {
+    Eng *g = s->engs->pdata[k];
+    if (g->parked && !g->waking && !g->away && !g->down)
+      set_away(s, g, TRUE), done++;
+  }
+  return done;
+}
+
+int sim_grant(Sim *s, int n)
+{
+  int done = 0;
+  for (guint k = 0; k < s->engs->len && done < n; k++) {
+    Eng *g = s->engs->pdata[k];
+    if (!g->away)
+      continue;
+    set_away(s, g, FALSE); /* parked, its weights loading */
+    g->waking = TRUE, done++;
+    push_external(s, s->now + s->p->autoscale_start, EV_WAKE, g->id);
+  }
+  return done;
 }
 
 char *sim_finish(Sim *s, SimResult *out)

@@ -87,6 +87,8 @@ typedef struct {
   double engines_down;       /* engines out of service at its end (failures) */
   double power_cap_w;        /* the envelope's GPU power cap at its end (NAN: none) */
   double shed;               /* share of its arrivals turned away by the envelope */
+  double gpus;               /* GPUs at its end its activity is over (those lent to another deployment
+                              * of the floor not counted) */
 } SeriesRow;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not
@@ -116,6 +118,22 @@ void sim_transfer_done(Sim *s, int req, double t);
  * NVLink domain: the topology a driver rebuilds. */
 int sim_engines(const Sim *s, int *front);
 const Network *sim_network(const Sim *s, int engine, int links[4], int *fabric, gboolean *same_domain);
+/* Several deployments on one floor (floor_sim.h) lend each other GPUs, an engine at a time. An
+ * engine away serves another deployment: it draws no power here, neither fails nor counts. The
+ * last ENGINES engines start away (before the first step). */
+void sim_start_away(Sim *s, int engines);
+/* At time T (no event of the run before it left): the engines the autoscaler's rule wants for the
+ * requests in the system, the engines here (*HELD, not away) and of those the parked ones that could
+ * leave (*IDLE). */
+int sim_floor_look(Sim *s, double t, int *held, int *idle);
+/* N engines more than the load needs are parked (the least loaded; those being parked already
+ * count), each once it empties, whatever the autoscaler's own pace: another deployment is short. */
+void sim_reclaim(Sim *s, int n);
+/* Up to N parked engines leave (their GPUs for another deployment); how many did. */
+int sim_release(Sim *s, int n);
+/* Up to N engines away come back, parked and waking (their weights loading: autoscale_start); how
+ * many did. */
+int sim_grant(Sim *s, int n);
 char *sim_finish(Sim *s, SimResult *out);
 void sim_free(Sim *s);
 

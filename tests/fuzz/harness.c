@@ -90,15 +90,22 @@ static void broken(const char *what, const char *detail)
 /* Evaluates point INDEX as a command would, within a budget a fuzzer can afford per input: few
  * requests and users, short outputs (the work per request is what the caps bound; the code paths
  * are the same). */
+static void cap_workload(WorkloadParams *w)
+{
+  w->requests = MIN(w->requests, 64);
+  w->users = MIN(w->users, 64);
+  w->input.max = MIN(w->input.max, 8192), w->output.max = MIN(w->output.max, 512);
+  w->input.min = MIN(w->input.min, w->input.max), w->output.min = MIN(w->output.min, w->output.max);
+}
+
 static void evaluate_capped(const Scenario *sc, const Catalog *cat, const Profile *prof, gsize index)
 {
   Point pt;
   ResultRow row;
   scenario_point(sc, cat, index, &pt);
-  pt.p.workload.requests = MIN(pt.p.workload.requests, 64);
-  pt.p.workload.users = MIN(pt.p.workload.users, 64);
-  pt.p.workload.input.max = MIN(pt.p.workload.input.max, 8192), pt.p.workload.output.max = MIN(pt.p.workload.output.max, 512);
-  pt.p.workload.input.min = MIN(pt.p.workload.input.min, pt.p.workload.input.max), pt.p.workload.output.min = MIN(pt.p.workload.output.min, pt.p.workload.output.max);
+  cap_workload(&pt.p.workload);
+  for (guint k = 0; k < pt.n_others; k++) /* the other deployments of a floor */
+    cap_workload(&pt.others[k].p.workload);
   result_row_init(&row, index);
   evaluate_point(&pt, prof, &row);
   g_free(results_csv_line(&row));
