@@ -175,6 +175,19 @@ static char *points_text(const Scenario *s, const Catalog *c)
   return g_string_free(out, FALSE);
 }
 
+/* S's scenario.resolved.yaml, written and loaded again. */
+static Scenario *load_resolved(const Scenario *s, const Catalog *c)
+{
+  g_autofree char *resolved = scenario_resolved_yaml(s, c);
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
+  ck_assert(g_file_set_contents(path, resolved, -1, NULL));
+  g_autoptr(GError) err = NULL;
+  Scenario *again = scenario_load(path, c, &err);
+  ck_assert_msg(again, "%s\n%s", err ? err->message : "", resolved);
+  return again;
+}
+
 START_TEST(resolved_file_reproduces_points)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -182,13 +195,7 @@ START_TEST(resolved_file_reproduces_points)
                                        "system: {id: [h100-sxm-hgx8, b200-hgx8], gpu.tdp: [600 W, 650 W]}\n"
                                        "model: deepseek-r1\nserving: {precision: [fp8, fp4], speculative: {method: mtp}}\n",
                                     NULL);
-  g_autofree char *resolved = scenario_resolved_yaml(s, c);
-  g_autofree char *dir = test_tmpdir();
-  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
-  ck_assert(g_file_set_contents(path, resolved, -1, NULL));
-  g_autoptr(GError) err = NULL;
-  g_autoptr(Scenario) again = scenario_load(path, c, &err);
-  ck_assert_msg(again, "%s\n%s", err ? err->message : "", resolved);
+  g_autoptr(Scenario) again = load_resolved(s, c);
   ck_assert_uint_eq(again->n_points, 8);
   g_autofree char *a = points_text(s, c), *b = points_text(again, c);
   ck_assert_str_eq(a, b);
@@ -212,13 +219,7 @@ START_TEST(deployments_lay_over_the_point)
                                        "factory: {floor: {simulate: true}}\n",
                                     NULL);
   ck_assert_uint_eq(s->n_points, 2);
-  g_autofree char *resolved = scenario_resolved_yaml(s, c);
-  g_autofree char *dir = test_tmpdir();
-  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
-  ck_assert(g_file_set_contents(path, resolved, -1, NULL));
-  g_autoptr(GError) err = NULL;
-  g_autoptr(Scenario) again = scenario_load(path, c, &err);
-  ck_assert_msg(again, "%s\n%s", err ? err->message : "", resolved);
+  g_autoptr(Scenario) again = load_resolved(s, c);
   const Scenario *both[] = { s, again };
   for (int k = 0; k < 2; k++) {
     Point p;
