@@ -5,37 +5,69 @@
 #include "series_chart.h"
 
 #include <math.h>
+#include <string.h>
 
-/* A figure, or an empty cell where there is none. */
-static void cell(GString *csv, double v, double scale, const char *sep)
+/* The columns of a series file, in order, and how many of them print as whole numbers. */
+static const char *const columns[] = { "t_s", "offered_req_s", "served_req_s", "out_tok_s", "in_flight", "queued",
+                                       "ttft_p50_ms", "ttft_p90_ms", "tpot_p50_ms", "tpot_p90_ms", "gpu_activity",
+                                       "gpu_power_w", "facility_mw", "serving_engines", "prefill_engines",
+                                       "engines_down", "power_cap_w", "shed" };
+enum { N_COLUMNS = G_N_ELEMENTS(columns) };
+
+/* Row R's values in the columns' units (NAN where it has none), GPU power from its activity on SYS. */
+static void row_values(const SeriesRow *r, const SystemSpec *sys, double *v)
 {
-  if (isfinite(v))
-    g_string_append_printf(csv, "%.6g", v * scale);
-  g_string_append(csv, sep);
+  const double values[N_COLUMNS] = { r->t, r->offered, r->served, r->out_tok_s, r->in_flight, r->queued,
+                                     r->ttft_p50 * 1e3, r->ttft_p90 * 1e3, r->tpot_p50 * 1e3, r->tpot_p90 * 1e3,
+                                     r->gpu_activity, power_gpu(sys, r->gpu_activity, 1), r->facility_w * 1e-6,
+                                     r->serving_engines, r->prefill_engines, r->engines_down, r->power_cap_w, r->shed };
+  memcpy(v, values, sizeof values);
+}
+
+/* A value as text: requests in flight and queued are counts; empty where there is none (CSV), or
+ * null (JSON). */
+static void append_value(GString *out, int column, double v, gboolean json)
+{
+  if (!isfinite(v))
+    g_string_append(out, json ? "null" : "");
+  else
+    g_string_append_printf(out, column == 4 || column == 5 ? "%.0f" : "%.6g", v);
+}
+
+static GString *series_text(GArray *series, const SystemSpec *sys, gboolean json)
+{
+  GString *out = g_string_new(NULL);
+  for (int c = 0; !json && c < N_COLUMNS; c++)
+    g_string_append_printf(out, "%s%s", c ? "," : "", columns[c]);
+  if (!json)
+    g_string_append_c(out, '\n');
+  for (guint i = 0; i < series->len; i++) {
+    double v[N_COLUMNS];
+    row_values(&g_array_index(series, SeriesRow, i), sys, v);
+    for (int c = 0; c < N_COLUMNS; c++) {
+      if (json)
+        g_string_append_printf(out, "%s\"%s\": ", c ? ", " : "{", columns[c]);
+      else if (c)
+        g_string_append_c(out, ',');
+      append_value(out, c, v[c], json);
+    }
+    g_string_append(out, json ? "}\n" : "\n");
+  }
+  return out;
 }
 
 gboolean series_files_csv(const char *path, GArray *series, const SystemSpec *sys, GError **error)
 {
-  g_autoptr(GString) csv = g_string_new("t_s,offered_req_s,served_req_s,out_tok_s,in_flight,queued,ttft_p50_ms,ttft_p90_ms,"
-                                        "tpot_p50_ms,tpot_p90_ms,gpu_activity,gpu_power_w,facility_mw,serving_engines,"
-                                        "prefill_engines,engines_down,power_cap_w,shed\n");
-  for (guint i = 0; i < series->len; i++) {
-    const SeriesRow *r = &g_array_index(series, SeriesRow, i);
-    g_string_append_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.0f,%.0f,", r->t, r->offered, r->served, r->out_tok_s, r->in_flight,
-                           r->queued);
-    cell(csv, r->ttft_p50, 1e3, ",");
-    cell(csv, r->ttft_p90, 1e3, ",");
-    cell(csv, r->tpot_p50, 1e3, ",");
-    cell(csv, r->tpot_p90, 1e3, ",");
-    g_string_append_printf(csv, "%.6g,%.6g,", r->gpu_activity, power_gpu(sys, r->gpu_activity, 1));
-    cell(csv, r->facility_w, 1e-6, ",");
-    g_string_append_printf(csv, "%.6g,%.6g,%.6g,", r->serving_engines, r->prefill_engines, r->engines_down);
-    cell(csv, r->power_cap_w, 1, ",");
-    g_string_append_printf(csv, "%.6g\n", r->shed);
-  }
+  g_autoptr(GString) csv = series_text(series, sys, FALSE);
   if (series->len == 0)
     g_string_append(csv, "# no time series: the point was not event-simulated (queue-bound, infeasible, or --engine steady)\n");
   return atomic_file_write(path, csv->str, csv->len, error);
+}
+
+gboolean series_files_jsonl(const char *path, GArray *series, const SystemSpec *sys, GError **error)
+{
+  g_autoptr(GString) jsonl = series_text(series, sys, TRUE);
+  return atomic_file_write(path, jsonl->str, jsonl->len, error);
 }
 
 gboolean series_files_chart(const char *path, GArray *series, const SystemSpec *sys, const char *title,

@@ -495,8 +495,8 @@ static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRo
   predict_floor(fm, n, floor_gpus, pt->p.factory.autoscale_interval, move);
   /* the floor's figures, from every member's (its simulated part's times its scale) */
   Outcome all = fm[0].out;
-  double tokens = 0, power = 0, held = 0, goodput = 0, slots = 0, capacity = 0, events = 0, requests = 0;
-  double fails = 0, lost = 0, retried = 0, avail = 0, parked = 0, trays = 0, degraded = 0;
+  double tokens = 0, power = 0, held = 0, goodput = 0, served = 0, slots = 0, capacity = 0, events = 0, requests = 0;
+  double fails = 0, lost = 0, retried = 0, avail = 0, parked = 0, trays = 0, degraded = 0, maint = 0;
   GString *words = g_string_new(NULL);
   g_autofree char *first_bad = NULL;
   OutcomeKind worst = OUTCOME_OK;
@@ -515,13 +515,15 @@ static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRo
       continue;
     tokens += o->out_tok_s_per_gpu * o->gpus * scale;
     power += o->gpu_power_w * gpus, held += gpus;
-    goodput += o->goodput * scale;
+    goodput += o->goodput * scale, served += o->served * scale;
     events += o->events, requests += o->requests;
     if (pt->p.factory.failures) {
       fails += o->failures * scale, lost += o->lost * scale, retried += o->retried * scale;
-      avail += o->availability * gpus, trays += isfinite(o->tray_failures) ? o->tray_failures * scale : 0;
+      trays += isfinite(o->tray_failures) ? o->tray_failures * scale : 0;
       degraded += isfinite(o->degraded) ? o->degraded * gpus : 0;
     }
+    avail += isfinite(o->availability) ? o->availability * gpus : 0;
+    maint += isfinite(o->maintenance) ? o->maintenance * gpus : 0;
     parked += isfinite(o->parked) ? o->parked * gpus : 0;
   }
   row->deployments = g_string_free(words, FALSE);
@@ -572,12 +574,16 @@ static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRo
   row->deployment_gpus = floor_gpus;
   row->out_tok_s_per_gpu = tokens / floor_gpus;
   row->goodput_req_s = goodput;
+  row->slo_attainment = served > 0 ? goodput / served : NAN;
   row->sim_events = events, row->sim_requests = requests;
   row->parked_share = move ? parked / held : NAN;
-  if (pt->p.factory.failures) {
-    row->failures = fails, row->requests_lost = lost, row->requests_retried = retried;
-    row->availability = avail / held, row->switch_tray_failures = trays, row->degraded_share = degraded / held;
-  }
+  if (pt->p.factory.failures)
+    row->failures = fails, row->requests_lost = lost, row->requests_retried = retried,
+    row->switch_tray_failures = trays, row->degraded_share = degraded / held;
+  if (pt->p.factory.failures || pt->p.factory.maint_interval > 0)
+    row->availability = avail / held;
+  if (pt->p.factory.maint_interval > 0)
+    row->maintenance_share = maint / held;
   /* the floor's power per GPU: the GPUs held at their members' draw, those no member holds (freed by
    * one, not needed by another) at idle */
   Outcome floor_o = all;
@@ -693,6 +699,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->availability = o.availability;
   row->switch_tray_failures = o.tray_failures, row->degraded_share = o.degraded;
   row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w, row->parked_share = o.parked;
+  row->maintenance_share = o.maintenance;
   row->sim_events = o.events, row->sim_requests = o.requests;
   g_autofree char *class_breach = NULL;
   row->classes = class_figures(pt, &o, &class_breach);
@@ -701,6 +708,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
     for (guint k = 0; k < o.n_classes; k++)
       row->goodput_req_s += o.classes[k].goodput;
   }
+  row->slo_attainment = o.served > 0 ? row->goodput_req_s / o.served : NAN; /* both of the simulated part */
   if (pt->p.factory.floor) { /* the sample's counts stand for the floor's */
     row->failures *= scale, row->requests_lost *= scale, row->requests_retried *= scale;
     row->switch_tray_failures *= scale;

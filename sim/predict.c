@@ -70,7 +70,7 @@ static void from_simulation(const SimResult *sr_, Outcome *out)
   out->ttft = sr.ttft[0], out->ttft_p90 = sr.ttft[1], out->ttft_p99 = sr.ttft[2];
   out->tpot = sr.tpot[0], out->tpot_p90 = sr.tpot[1], out->tpot_p99 = sr.tpot[2];
   out->e2e_p50 = sr.e2e[0], out->e2e_p99 = sr.e2e[2];
-  out->goodput = sr.goodput, out->moves = sr.moves;
+  out->goodput = sr.goodput, out->served = sr.req_s, out->moves = sr.moves;
   out->gpu_activity = sr.gpu_activity;
   out->backlog_growth = sr.backlog_growth;
   out->backlog_judged = sr.backlog_judged, out->backlog_grew = sr.unstable;
@@ -80,6 +80,7 @@ static void from_simulation(const SimResult *sr_, Outcome *out)
   out->failures = sr.failures, out->lost = sr.lost, out->retried = sr.retried, out->availability = sr.availability;
   out->shed = sr.shed, out->mean_cap_w = sr.mean_cap_w;
   out->tray_failures = sr.tray_failures, out->degraded = sr.degraded, out->parked = sr.parked;
+  out->maintenance = sr.maintenance;
   out->events = (double)sr.events, out->requests = (double)sr.requests;
   out->n_classes = sr.n_classes;
   memcpy(out->classes, sr.classes, sizeof sr.classes);
@@ -105,12 +106,12 @@ static void outcome_init(Outcome *out, PredictMethod method)
   *out = (Outcome){ .kind = OUTCOME_INFEASIBLE, .method = method };
   double *figures[] = { &out->gpus, &out->batch, &out->out_tok_s_per_gpu, &out->tok_s_per_user, &out->ttft,
                         &out->tpot, &out->ttft_p90, &out->ttft_p99, &out->tpot_p90, &out->tpot_p99, &out->e2e_p50,
-                        &out->e2e_p99, &out->steady_ttft_p99, &out->goodput, &out->moves, &out->step,
+                        &out->e2e_p99, &out->steady_ttft_p99, &out->goodput, &out->served, &out->moves, &out->step,
                         &out->weights, &out->kv_free, &out->max_seqs, &out->pool_load, &out->gpu_activity,
                         &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
                         &out->offered_req_s, &out->cache_hit_rate, &out->cache_host_rate,
                         &out->cache_storage_rate, &out->cache_remote_rate, &out->failures, &out->lost,
-                        &out->retried, &out->availability, &out->shed, &out->mean_cap_w, &out->tray_failures, &out->degraded, &out->parked, &out->events,
+                        &out->retried, &out->availability, &out->shed, &out->mean_cap_w, &out->tray_failures, &out->degraded, &out->parked, &out->maintenance, &out->events,
                         &out->requests };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)
     *figures[i] = NAN;

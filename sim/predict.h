@@ -44,6 +44,7 @@ typedef struct {
   double ttft_p90, ttft_p99, tpot_p90, tpot_p99, e2e_p50, e2e_p99; /* s */
   double steady_ttft_p99;      /* s, the steady state's p99 TTFT of Poisson prompts (aggregated) */
   double goodput;              /* requests/s meeting the plan's SLO (event simulation) */
+  double served;               /* requests/s completed in the window (event simulation) */
   double moves;                /* engines the planner moved (event simulation) */
   double step;                 /* s, one decode step (steady state) */
   double weights, kv_free, max_seqs; /* per GPU of a decode engine, sequences per engine (steady) */
@@ -60,6 +61,7 @@ typedef struct {
   double shed, mean_cap_w;     /* the power envelope: share of requests turned away, the mean GPU cap */
   double tray_failures, degraded; /* NVLink switch trays failed, engines' share of the run degraded */
   double parked;               /* the autoscaler: engines' share of the run parked */
+  double maintenance;          /* planned maintenance: engines' share of the run out for it */
   double events, requests;     /* the event simulation's events and requests (its cost) */
   guint n_classes;             /* workload.mix's classes (event simulation; 0: none) */
   ClassFigures classes[MIX_MAX_CLASSES];

@@ -32,12 +32,14 @@ typedef struct {
   double ttft_p50_ms, tpot_p50_ms;
   double ttft_p90_ms, ttft_p99_ms, tpot_p90_ms, tpot_p99_ms, e2e_p50_ms, e2e_p99_ms;
   double goodput_req_s;       /* requests/s meeting the plan's SLO (des) */
+  double slo_attainment;      /* share of the requests served that met it (des) */
   double planner_moves;       /* engines the planner moved between pools (des) */
   double floor_engines, simulated_engines; /* factory.floor.simulate: the floor's engines, and those simulated */
   double failures, requests_lost, requests_retried, availability; /* factory.failures, over the run */
   double switch_tray_failures, degraded_share; /* NVLink switch trays failed, engines' share degraded */
   double shed_rate, mean_power_cap_w; /* factory.envelope, over the run */
   double parked_share;        /* factory.autoscale: engines' share of the run parked */
+  double maintenance_share;   /* factory.maintenance: engines' share of the run out for it */
   double sim_events, sim_requests; /* what the event simulation ran: its cost */
   char *classes;              /* workload.mix: each class's share, TTFT at the plan's percentile
                                * against its limit, tok/s per user */

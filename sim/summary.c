@@ -148,6 +148,26 @@ static void table_row(GString *s, guint rank, const ResultRow *r, Percentile pct
                          r->config);
 }
 
+/* A simulated floor's pick over its run: what it served within the SLO, what it drew, what failures
+ * and the autoscaler left in service, and each deployment of a shared floor. */
+static void floor_text(GString *s, const ResultRow *p)
+{
+  if (!isfinite(p->floor_engines))
+    return;
+  g_string_append_printf(s, "  over the run: %.0f of %.0f engines simulated", p->simulated_engines, p->floor_engines);
+  if (isfinite(p->slo_attainment))
+    g_string_append_printf(s, ", SLO met by %.4g%% of the requests served", p->slo_attainment * 100);
+  if (isfinite(p->tok_s_per_mw_drawn))
+    g_string_append_printf(s, ", %.0f tok/s per MW drawn", p->tok_s_per_mw_drawn);
+  if (isfinite(p->availability))
+    g_string_append_printf(s, ", availability %.4g%%", p->availability * 100);
+  if (isfinite(p->parked_share))
+    g_string_append_printf(s, ", %.3g%% of engine time parked", p->parked_share * 100);
+  g_string_append_c(s, '\n');
+  if (p->deployments)
+    g_string_append_printf(s, "  deployments: %s\n", p->deployments);
+}
+
 static char *table(const Summary *sum, const SummaryOptions *opt)
 {
   GString *s = g_string_new(NULL);
@@ -166,6 +186,7 @@ static char *table(const Summary *sum, const SummaryOptions *opt)
                            p->config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
                            p->usd_per_mtok, p->tok_s_per_user, percentile_names[opt->percentile],
                            ttft_at(p, opt->percentile) / 1e3);
+    floor_text(s, p);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];
       if (!top->len) {

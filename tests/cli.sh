@@ -544,13 +544,25 @@ python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ok = len(rows) == 8 and all(r["facility_mw"] for r in rows) and 14 < float(rows[1]["offered_req_s"]) < 26 and 30 < float(rows[-1]["offered_req_s"]) < 50
 sys.exit(0 if ok else 1)' "$out/floor/series/p0.csv" && ok || { fail "the series is the floors: 20 then 40 req/s, facility MW"; cat "$out/floor/series/p0.csv"; }
+python3 -c 'import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+lines = [json.loads(l) for l in open(sys.argv[2])]
+ok = len(lines) == len(rows) and all(float(r["served_req_s"]) == l["served_req_s"] and list(l) == list(r) for r, l in zip(rows, lines))
+sys.exit(0 if ok else 1)' "$out/floor/series/p0.csv" "$out/floor/series/p0.jsonl" && ok || fail "a floor point's series as JSON lines: the CSV's rows and columns"
 expect_rc 0 "the floor again with two jobs less" "$AIFSIM" run "$out/floor.yaml" -o "$out/floor1" -j 1
 cmp -s "$out/floor/results.csv" "$out/floor1/results.csv" && cmp -s "$out/floor/series/p1.csv" "$out/floor1/series/p1.csv" &&
   ok || fail "a floor's results and series do not depend on -j"
 sed -i 's/  router: \[least_loaded, queue\]/  router: queue/' "$out/floor.yaml"
 expect_rc 0 "a floor of one point into the same folder" "$AIFSIM" run "$out/floor.yaml" -o "$out/floor" -j 1
-[ -s "$out/floor/series/p0.csv" ] && [ ! -e "$out/floor/series/p1.csv" ] && [ ! -e "$out/floor/series/p1.png" ] &&
+[ -s "$out/floor/series/p0.csv" ] && [ ! -e "$out/floor/series/p1.csv" ] && [ ! -e "$out/floor/series/p1.png" ] && [ ! -e "$out/floor/series/p1.jsonl" ] &&
   ok || fail "a fresh run removes the series of points it no longer has"
+sed 's/^  gpus: 64$/  gpus: 64\n  maintenance: {interval: 2 min, duration: 12 s}/' "$out/floor.yaml" >"$out/floor-maint.yaml"
+expect_rc 0 "a floor with planned maintenance" "$AIFSIM" run "$out/floor-maint.yaml" -o "$out/floor-maint" -q
+python3 -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+m, a = float(r["maintenance_share"]), float(r["availability"])
+sys.exit(0 if 0.08 < m < 0.11 and abs(a - (1 - m)) < 1e-5 else 1)' "$out/floor-maint/results.csv" &&
+  ok || { fail "maintenance 12 s every 2 min: a tenth of the engines out, the rest available"; cat "$out/floor-maint/results.csv"; }
 expect_rc 0 "plan --size" "$AIFSIM" plan "$out/floor.yaml" --size -o "$out/floor-size" -q
 python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))

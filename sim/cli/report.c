@@ -236,7 +236,8 @@ gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gp
   gboolean held = pt->p.factory.power_policy != POWER_POLICY_NONE;
   double limit = held ? pt->p.factory.power_budget : row->facility_mw * 1e6;
   const char *limit_name = held ? "the envelope" : "provisioned";
-  return series_files_csv(csv, series, &pt->system, error) &&
+  g_autofree char *jsonl = g_strdup_printf("%s/series/%s.jsonl", (const char *)dir, name);
+  return series_files_csv(csv, series, &pt->system, error) && series_files_jsonl(jsonl, series, &pt->system, error) &&
          (series->len == 0 || series_files_chart(png, series, &pt->system, title, limit, limit_name, error));
 }
 
@@ -246,7 +247,8 @@ void report_series_clear(const char *dir)
   g_autoptr(GDir) d = g_dir_open(folder, 0, NULL);
   const char *name;
   while (d && (name = g_dir_read_name(d)))
-    if (name[0] == 'p' && (g_str_has_suffix(name, ".csv") || g_str_has_suffix(name, ".png") || g_str_has_suffix(name, ".png.gp"))) {
+    if (name[0] == 'p' && (g_str_has_suffix(name, ".csv") || g_str_has_suffix(name, ".jsonl") || g_str_has_suffix(name, ".png") ||
+                             g_str_has_suffix(name, ".png.gp"))) {
       g_autofree char *path = g_build_filename(folder, name, NULL);
       g_unlink(path);
     }

@@ -136,6 +136,9 @@ typedef struct {
   gboolean failures;
   double gpu_mtbf, node_mtbf, tray_mtbf, repair_time;
   gboolean retry;
+  /* planned maintenance: every engine out for MAINT_DURATION s once every MAINT_INTERVAL s (0: none),
+   * staggered over the engines, drained first */
+  double maint_interval, maint_duration;
   /* held to power_budget as the load draws it: GPUs' power capped, or requests turned away,
    * looked at every POWER_PERIOD s */
   PowerPolicy power_policy;

@@ -21,7 +21,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX, EV_SCALE, EV_WAKE };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX, EV_SCALE, EV_WAKE, EV_MAINT, EV_MAINT_DONE };
 
 typedef struct {
   double arrival, first, done;
@@ -104,6 +104,7 @@ typedef struct {
   gboolean parking;       /* the autoscaler parks it: it takes no new work, and parks once empty */
   gboolean parked;        /* parked (idle power) or waking up (its weights loading) */
   gboolean waking;        /* parked, and waking up */
+  gboolean servicing;     /* planned maintenance: drained (it takes no new work), then down */
   gboolean away;          /* parked, its GPUs serving another deployment of the floor (floor_sim.h):
                            * no power, no failures, not this run's until it is granted back */
   int nodes;              /* the nodes its GPUs sit in: each may fail */
@@ -175,6 +176,9 @@ struct Sim {
   GRand *fail_rand;
   Held down;
   double failures, lost, retried;
+  /* planned maintenance: engines out for it (in DOWN too), and how many times */
+  Held serviced;
+  double maintenances;
   /* the autoscaler: engines parked; engines and GPUs away (serving another deployment of the
    * floor: sim_release, sim_grant) */
   Held parked, away, away_gpus;
@@ -354,7 +358,7 @@ static guint eng_load(const Eng *g)
 /* Whether G takes new work: not moving pool, failed, parked or being parked. */
 static gboolean in_service(const Eng *g)
 {
-  return !g->draining && !g->reconfiguring && !g->down && !g->parking && !g->parked;
+  return !g->draining && !g->reconfiguring && !g->down && !g->parking && !g->parked && !g->servicing;
 }
 
 /* KV tokens a request must hold on an engine of this role. */
@@ -933,10 +937,54 @@ static void network_event(Sim *s)
   schedule_network(s);
 }
 
+/* Whether G has nothing left to run, start or receive. */
+static gboolean emptied(const Eng *g)
+{
+  return running(g) == 0 && !g->busy && !g->pbusy && eng_load(g) == 0 && !receiver_lagging(&g->rx);
+}
+
+/* An engine drained for maintenance with nothing left goes out of service for its duration (its
+ * prefix cache gone with the restart). */
+static void check_serviced(Sim *s, Eng *g)
+{
+  if (!g->servicing || g->down || !emptied(g))
+    return;
+  g->down = TRUE;
+  held_set(&s->down, s->now, s->down.value + 1);
+  held_set(&s->serviced, s->now, s->serviced.value + 1);
+  s->maintenances++;
+  if (g->cache)
+    eng_configure(g, g->role, g->e, s->p, s->prefixes);
+  push_external(s, s->now + s->p->maint_duration, EV_MAINT_DONE, g->id);
+}
+
+/* G's turn for maintenance: drained unless it is out of service already (parked, away, failed,
+ * changing pool), which skips this turn; the next one an interval on. */
+static void maintain(Sim *s, Eng *g)
+{
+  if (g->parked || g->parking || g->away || g->down || g->draining || g->reconfiguring) {
+    push_external(s, s->now + s->p->maint_interval, EV_MAINT, g->id);
+    return;
+  }
+  g->servicing = TRUE;
+  check_serviced(s, g);
+}
+
+/* G's maintenance is done: it serves again, its next turn an interval after this one began. */
+static void maintained(Sim *s, Eng *g)
+{
+  g->down = g->servicing = FALSE;
+  held_set(&s->down, s->now, s->down.value - 1);
+  held_set(&s->serviced, s->now, s->serviced.value - 1);
+  push_external(s, s->now + MAX(s->p->maint_interval - s->p->maint_duration, 0), EV_MAINT, g->id);
+  if (g->role != ROLE_DECODE)
+    dispatch_held(s);
+}
+
 /* An engine being parked with nothing left parks: its GPUs idle, its prefix cache dropped. */
 static void check_parked(Sim *s, Eng *g)
 {
-  if (g->parking && running(g) == 0 && !g->busy && !g->pbusy && eng_load(g) == 0 && !receiver_lagging(&g->rx)) {
+  if (g->parking && emptied(g)) {
     g->parking = FALSE, g->parked = TRUE;
     held_set(&s->parked, s->now, s->parked.value + 1);
     if (g->cache) /* what it cached goes with its memory */
@@ -1016,6 +1064,7 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
   start_step(s, g);
   check_drained(s, g);
   check_parked(s, g);
+  check_serviced(s, g);
   /* a slot may have opened: only here or on this engine's return to service (requests are held
    * only while no engine has room) */
   if (!g_queue_is_empty(&s->held) && g->role != ROLE_DECODE)
@@ -1035,7 +1084,9 @@ static void kv_arrived(Sim *s, int i)
     return;
   }
   Eng *g = s->engs->pdata[r->target];
-  if (g->down && !(g = least_loaded(s, ROLE_DECODE))) { /* it failed meanwhile: another, or none */
+  if ((g->down || g->servicing) && !(g = least_loaded(s, ROLE_DECODE))) { /* it failed or went to
+                                                                           * maintenance meanwhile:
+                                                                           * another, or none */
     drop(s, i);
     return;
   }
@@ -1111,8 +1162,9 @@ static void retry_or_lose(Sim *s, int i)
  * KV cache leaving it for a decode engine is taken to have left (the handoff is under way). */
 static void fail(Sim *s, Eng *g)
 {
-  if (g->draining || g->reconfiguring || g->away) { /* out of service already (the planner's, or
-                                                     * another deployment's GPUs): later */
+  if (g->draining || g->reconfiguring || g->away || g->down) { /* out of service already (the planner's,
+                                                               * another deployment's GPUs, maintenance):
+                                                               * later */
     push_external(s, s->now + time_to_failure(s, g), EV_FAIL, g->id);
     return;
   }
@@ -1440,11 +1492,17 @@ static void measure(Sim *s, SimResult *out)
   out->cache_host_rate = cached && s->p->cache_host > 0 ? s->reload_tokens[CACHE_HOST] / s->prompt_tokens : NAN;
   out->cache_storage_rate = cached && s->p->cache_storage > 0 ? s->reload_tokens[CACHE_STORAGE] / s->prompt_tokens : NAN;
   out->cache_remote_rate = cached && s->p->cache_remote > 0 ? s->reload_tokens[CACHE_REMOTE] / s->prompt_tokens : NAN;
-  out->failures = out->lost = out->retried = out->availability = NAN;
-  if (s->p->failures) { /* over the whole run */
+  out->failures = out->lost = out->retried = out->availability = out->maintenance = NAN;
+  if (s->p->failures) /* over the whole run */
     out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
+  if (s->p->failures || s->p->maint_interval > 0) { /* failed or under maintenance: out */
     double down = held_area(&s->down, s->now);
     out->availability = s->now > 0 ? 1 - down / present_time(s) : 1;
+  }
+  if (s->p->maint_interval > 0) {
+    double serviced = held_area(&s->serviced, s->now);
+    out->maintenance = s->now > 0 ? serviced / present_time(s) : 0;
+    out->maintenances = s->maintenances;
   }
   out->parked = NAN;
   if (s->p->autoscale && !s->dec_e) {
@@ -1610,6 +1668,8 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
     push_external(sp, p->plan_interval, EV_PLAN, 0);
   if (p->autoscale && !d)
     push_external(sp, p->autoscale_interval, EV_SCALE, 0);
+  for (guint k = 0; p->maint_interval > 0 && k < sp->engs->len; k++) /* turns spread over the interval */
+    push_external(sp, p->maint_interval * (k + 0.5) / sp->engs->len, EV_MAINT, (int)k);
   if (p->power_policy != POWER_POLICY_NONE && p->envelope_per_gpu > 0 && p->power_slope > 0) {
     sp->power_rand = g_rand_new_with_seed((guint32)p->seed ^ 0x90e1e5u);
     push_external(sp, p->power_period, EV_POWER, 0);
@@ -1762,6 +1822,10 @@ gboolean sim_step(Sim *s)
     autoscale(s);
   else if (ev.kind == EV_WAKE)
     wake(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_MAINT)
+    maintain(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_MAINT_DONE)
+    maintained(s, s->engs->pdata[ev.who]);
   else
     kv_arrived(s, ev.who);
   return TRUE;

@@ -63,6 +63,8 @@ typedef struct {
   double tray_failures, degraded; /* NVLink switch trays failed, and the engines' share of the run in a
                            * domain with one down (NAN: no failures, or no switch trays) */
   double parked;          /* the autoscaler: the engines' share of the run parked (NAN: none) */
+  double maintenance, maintenances; /* planned maintenance: the engines' share of the run out for it,
+                           * and how many times an engine went (NAN: none) */
   /* the power envelope (SimConfig.power_policy; NAN without): the share of offered requests turned
    * away, and the GPUs' power cap averaged over the run (W) */
   double shed, mean_cap_w;

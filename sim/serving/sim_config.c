@@ -32,6 +32,7 @@ void sim_config_from_scenario(const ScenarioParams *p, SimConfig *out)
     .cache_storage = p->serving.cache_storage, .cache_remote = p->serving.cache_remote,
     .failures = p->factory.failures, .retry = p->factory.retry, .gpu_mtbf = p->factory.gpu_mtbf,
     .node_mtbf = p->factory.node_mtbf, .tray_mtbf = p->factory.tray_mtbf, .repair_time = p->factory.repair_time,
+    .maint_interval = p->factory.maint_interval, .maint_duration = p->factory.maint_duration,
     .power_policy = p->factory.power_policy, .power_period = p->factory.power_period,
     .autoscale = p->factory.autoscale, .autoscale_interval = p->factory.autoscale_interval,
     .autoscale_target = p->factory.autoscale_target, .autoscale_start = p->factory.autoscale_start,

@@ -45,6 +45,8 @@ typedef struct {
   /* failures: per-GPU and per-node mean times between them, an engine's time out, retry or lose */
   gboolean failures, retry;
   double gpu_mtbf, node_mtbf, tray_mtbf, repair_time;
+  /* planned maintenance: each engine drained and out for MAINT_DURATION s every MAINT_INTERVAL s (0: none) */
+  double maint_interval, maint_duration;
   /* the power envelope: a GPU drawing W stands for POWER_FIXED + POWER_SLOPE x W of facility power
    * (its share of the rest of the facility); the controller holds that to ENVELOPE_PER_GPU, every
    * POWER_PERIOD s, by POWER_POLICY (the caller's factory arithmetic fills the figures) */
