@@ -11,7 +11,7 @@
 static const char *const columns[] = { "t_s", "offered_req_s", "served_req_s", "out_tok_s", "in_flight", "queued",
                                        "ttft_p50_ms", "ttft_p90_ms", "tpot_p50_ms", "tpot_p90_ms", "gpu_activity",
                                        "gpu_power_w", "facility_mw", "serving_engines", "prefill_engines",
-                                       "engines_down", "power_cap_w", "shed" };
+                                       "engines_down", "power_cap_w", "shed", "gpus" };
 enum { N_COLUMNS = G_N_ELEMENTS(columns) };
 
 /* Row R's values in the columns' units (NAN where it has none), GPU power from its activity on SYS. */
@@ -20,7 +20,8 @@ static void row_values(const SeriesRow *r, const SystemSpec *sys, double *v)
   const double values[N_COLUMNS] = { r->t, r->offered, r->served, r->out_tok_s, r->in_flight, r->queued,
                                      r->ttft_p50 * 1e3, r->ttft_p90 * 1e3, r->tpot_p50 * 1e3, r->tpot_p90 * 1e3,
                                      r->gpu_activity, power_gpu(sys, r->gpu_activity, 1), r->facility_w * 1e-6,
-                                     r->serving_engines, r->prefill_engines, r->engines_down, r->power_cap_w, r->shed };
+                                     r->serving_engines, r->prefill_engines, r->engines_down, r->power_cap_w, r->shed,
+                                     r->gpus };
   memcpy(v, values, sizeof values);
 }
 

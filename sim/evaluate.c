@@ -285,13 +285,18 @@ static void floor_series_power(const Point *pt, GArray *series, gsize from)
 
 /* The simulated part's time series as the floor's: its load times the copies per simulated one, and
  * the facility power its activity draws (FS's arithmetic over the floor's GPUs). */
-static void floor_series(const Point *pt, double scale, GArray *series, gsize from)
+static void series_scale(double scale, GArray *series, gsize from)
 {
   for (guint i = (guint)from; series && i < series->len; i++) {
     SeriesRow *r = &g_array_index(series, SeriesRow, i);
     r->offered *= scale, r->served *= scale, r->out_tok_s *= scale, r->in_flight *= scale, r->engines_down *= scale;
     r->queued *= scale, r->serving_engines *= scale, r->prefill_engines *= scale, r->gpus *= scale;
   }
+}
+
+static void floor_series(const Point *pt, double scale, GArray *series, gsize from)
+{
+  series_scale(scale, series, from);
   floor_series_power(pt, series, from);
 }
 
@@ -546,6 +551,13 @@ static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRo
     if (m[0].series)
       floor_series_merge(series, parts, scales, n);
     floor_series_power(pt, series, from);
+    for (int k = 0; k < n && m[0].series; k++) { /* then each deployment's own, at its scale */
+      gsize first = series->len;
+      g_array_append_vals(series, m[k].series->data, m[k].series->len);
+      series_scale(scales[k], series, first);
+      for (guint i = (guint)first; i < series->len; i++)
+        g_array_index(series, SeriesRow, i).part = k + 1;
+    }
   }
   for (int k = 0; k < n; k++)
     if (m[k].series)

@@ -604,6 +604,11 @@ ok = ok and "engines in" not in rows[0]["deployments"] and "engines in" in rows[
 ok = ok and all(float(r["floor_engines"]) == 4 + 16 and float(r["deployment_gpus"]) == 32 for r in rows)
 sys.exit(0 if ok else 1)' "$out/models/results.csv" && ok || { fail "a floor of two models: each in the deployments column, engines moved with the autoscaler"; cat "$out/models/results.csv"; }
 [ "$(wc -l <"$out/models/series/p1.csv")" -eq 9 ] && ok || fail "a floor of two models writes the floor's series"
+python3 -c 'import csv, sys
+floor, a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:4])
+ok = len(floor) == len(a) == len(b) == 8 and all(abs(float(x["gpus"]) + float(y["gpus"]) - float(f["gpus"])) < 1e-3 for f, x, y in zip(floor, a, b))
+sys.exit(0 if ok else 1)' "$out/models/series/p1.csv" "$out/models/series/p1-d1.csv" "$out/models/series/p1-d2.csv" &&
+  ok || fail "each deployment's own series, their GPUs the floor's"
 expect_rc 0 "rerun two models from the resolved scenario" "$AIFSIM" run "$out/models/scenario.resolved.yaml" --catalog "$out/models/catalog" -o "$out/models2" -j 1
 cmp -s "$out/models/results.csv" "$out/models2/results.csv" && cmp -s "$out/models/series/p1.csv" "$out/models2/series/p1.csv" &&
   ok || fail "the resolved scenario reproduces a floor of two models, whatever -j"

@@ -354,13 +354,19 @@ START_TEST(moves_follow_demand_between_models)
   ck_assert_ptr_nonnull(strstr(moving->deployments, "engines in"));
   /* the same demand is served either way: the tokens differ by the requests still queued */
   ck_assert_close(moving->out_tok_s_per_gpu, fixed->out_tok_s_per_gpu, 0.03);
-  /* 16 min / 30 s = 32 rows; the GPUs the deployments hold never pass the floor's */
-  ck_assert_uint_eq(series->len, 32);
-  for (guint i = 0; i < series->len; i++) {
+  /* 16 min / 30 s = 32 rows of the floor, then 32 of each deployment; the GPUs the deployments hold
+   * are the floor's row's, never more than its 32, and they move: the 70B holds more than its half
+   * at the start and less at the end */
+  ck_assert_uint_eq(series->len, 3 * 32);
+  for (guint i = 0; i < 32; i++) {
     const SeriesRow *r = &g_array_index(series, SeriesRow, i);
+    const SeriesRow *big = &g_array_index(series, SeriesRow, 32 + i), *small = &g_array_index(series, SeriesRow, 64 + i);
+    ck_assert(r->part == 0 && big->part == 1 && small->part == 2 && big->t == r->t);
     ck_assert_msg(r->gpus <= 32 + 1e-9, "row %u: %g GPUs held", i, r->gpus);
+    ck_assert_double_eq_tol(big->gpus + small->gpus, r->gpus, 1e-9);
     ck_assert(isfinite(r->facility_w) && r->facility_w > 0);
   }
+  ck_assert(g_array_index(series, SeriesRow, 32 + 4).gpus > 16 && g_array_index(series, SeriesRow, 63).gpus < 16);
   rows_free(g_steal_pointer(&rows));
 }
 END_TEST

@@ -215,9 +215,33 @@ gboolean report_write_resolved(const RunSetup *rs, const Report *rep, GError **e
   return atomic_file_write(resolved_path, resolved, -1, error) && write_catalog_used(rs->outdir, rs->catalog, rep, error);
 }
 
+/* Each deployment's own rows of a floor of several (SeriesRow.part K), as series/pN-dK.csv and .jsonl;
+ * SERIES keeps the floor's. */
+static gboolean report_parts(const Point *pt, GArray *series, const char *dir, GError **error)
+{
+  for (guint k = 1; k <= pt->n_others + 1; k++) {
+    g_autoptr(GArray) part = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
+    for (guint i = 0; i < series->len; i++)
+      if (g_array_index(series, SeriesRow, i).part == (int)k)
+        g_array_append_val(part, g_array_index(series, SeriesRow, i));
+    g_autofree char *csv = g_strdup_printf("%s/series/p%" G_GSIZE_FORMAT "-d%u.csv", dir, pt->index, k);
+    g_autofree char *jsonl = g_strdup_printf("%s/series/p%" G_GSIZE_FORMAT "-d%u.jsonl", dir, pt->index, k);
+    if (!series_files_csv(csv, part, &pt->system, error) || !series_files_jsonl(jsonl, part, &pt->system, error))
+      return FALSE;
+  }
+  guint kept = 0;
+  for (guint i = 0; i < series->len; i++)
+    if (g_array_index(series, SeriesRow, i).part == 0)
+      g_array_index(series, SeriesRow, kept++) = g_array_index(series, SeriesRow, i);
+  g_array_set_size(series, kept);
+  return TRUE;
+}
+
 gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gpointer dir, GError **error)
 {
   if (!output_dir_mkdir(dir, "series", error))
+    return FALSE;
+  if (pt->n_others && !report_parts(pt, series, dir, error))
     return FALSE;
   g_autofree char *name = g_strdup_printf("p%" G_GSIZE_FORMAT, pt->index);
   g_autofree char *csv = g_strdup_printf("%s/series/%s.csv", (const char *)dir, name);

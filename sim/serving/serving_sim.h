@@ -91,6 +91,8 @@ typedef struct {
   double shed;               /* share of its arrivals turned away by the envelope */
   double gpus;               /* GPUs at its end its activity is over (those lent to another deployment
                               * of the floor not counted) */
+  int part;                  /* 0: the run's (a floor's: all of it); K: deployment K of a floor of
+                              * several (deployments:), its own rows after the floor's */
 } SeriesRow;
 
 /* Simulates P (ENGINES of E; or PRE prefill engines E and DEC decode engines D when D is not
