@@ -202,7 +202,7 @@ typedef struct {
 
 /* The GPUs of the floor (factory.gpus, or what the budget provisions) into *GPUS; NULL, or why it
  * has no size before it runs. */
-static char *floor_gpus(const Point *pt, double *gpus)
+static char *floor_gpus_of(const Point *pt, double *gpus)
 {
   const ScenarioParams *p = &pt->p;
   if (p->factory.provisioning == PROVISION_DRAWN && p->factory.factory_gpus == 0)
@@ -240,7 +240,7 @@ static char *floor_copies(const Point *pt, double floor_gpus, Floor *f)
 static char *floor_size(const Point *pt, Floor *f)
 {
   double gpus;
-  char *why = floor_gpus(pt, &gpus);
+  char *why = floor_gpus_of(pt, &gpus);
   return why ? why : floor_copies(pt, gpus, f);
 }
 
@@ -452,16 +452,163 @@ static void member_words(const Member *m, int k, const Outcome *o, double gpus_h
     g_string_append_printf(out, ", engines in %.0f out %.0f", granted * scale, released * scale);
 }
 
+/* The members' simulated parts as deployments (their SimConfigs, series, ceilings) and as the floor
+ * simulation's members: the floor GPUs one simulated engine stands for, and with MOVE the engines an
+ * aggregated one may be given (what the others' least leaves, at most four times its own). */
+static void shared_floor_members(const Point *pt, const Profile *prof, Member *m, FloorMember *fm, int n,
+                                 double floor_gpus, double interval, gboolean with_series, gboolean move)
+{
+  double min_gpus = 0;
+  for (int k = 0; k < n; k++) {
+    Member *mk = &m[k];
+    mk->part = *mk->pt;
+    floor_share(&mk->fl, &mk->part.p);
+    point_deployment(&mk->part, prof, &mk->sim, &mk->d);
+    mk->d.same_domain = mk->d.same_domain && mk->fl.copies * mk->fl.gpus_per_copy <= pt->system.nvlink_domain_gpus;
+    mk->series = with_series && interval > 0 ? g_array_new(FALSE, FALSE, sizeof(SeriesRow)) : NULL;
+    mk->sim.series_interval = mk->series ? interval : 0, mk->sim.series = mk->series;
+    predict_ceilings(&mk->d, &mk->c);
+    double engine_gpus = mk->fl.gpus_per_copy / mk->fl.engines_per_copy;
+    fm[k] = (FloorMember){ .d = &mk->d, .gpus_each = engine_gpus * mk->fl.copies / mk->fl.simulated };
+    min_gpus += (mk->d.disaggregated ? mk->fl.simulated * mk->fl.engines_per_copy : pt->p.factory.autoscale_min) *
+                fm[k].gpus_each;
+  }
+  for (int k = 0; k < n && move; k++) {
+    if (m[k].d.disaggregated)
+      continue;
+    double own_min = pt->p.factory.autoscale_min * fm[k].gpus_each;
+    double most = floor((floor_gpus - (min_gpus - own_min)) / fm[k].gpus_each + 1e-9);
+    fm[k].spare = (int)MAX(0, MIN(most, 4.0 * m[k].d.dec_workers) - m[k].d.dec_workers);
+  }
+}
+
+/* The floor's figures: every member's simulated part times its scale, summed (shares of the run
+ * weighted by the GPUs each held); the members in words; the first not ok and why. */
+typedef struct {
+  double tokens, power, held, goodput, served, slots, capacity, events, requests;
+  double fails, lost, retried, trays, avail, degraded, maint, parked;
+  OutcomeKind worst;
+  char *first_bad;
+  GString *words;
+} FloorSums;
+
+static void shared_floor_sum(const Member *m, FloorMember *fm, int n, double floor_gpus, FloorSums *s)
+{
+  *s = (FloorSums){ .worst = OUTCOME_OK, .words = g_string_new(NULL) };
+  for (int k = 0; k < n; k++) {
+    Outcome *o = &fm[k].out;
+    double scale = m[k].fl.copies / m[k].fl.simulated;
+    predict_judge_load(&m[k].d, &m[k].c, o);
+    s->slots += o->slots * scale, s->capacity += o->capacity_req_s * scale;
+    double gpus = outcome_has_figures(o->kind) ? o->gpus * scale : 0;
+    member_words(&m[k], k, o, gpus, floor_gpus, fm[k].granted, fm[k].released, s->words);
+    if (o->kind != OUTCOME_OK && s->worst == OUTCOME_OK) {
+      s->worst = o->kind;
+      s->first_bad = g_strdup_printf("deployment %d (%s): %s", k + 1, m[k].pt->model.id, o->reason ? o->reason : "");
+    }
+    if (!outcome_has_figures(o->kind))
+      continue;
+    s->tokens += o->out_tok_s_per_gpu * o->gpus * scale;
+    s->power += o->gpu_power_w * gpus, s->held += gpus;
+    s->goodput += o->goodput * scale, s->served += o->served * scale;
+    s->events += o->events, s->requests += o->requests;
+    if (isfinite(o->failures))
+      s->fails += o->failures * scale, s->lost += o->lost * scale, s->retried += o->retried * scale;
+    s->trays += isfinite(o->tray_failures) ? o->tray_failures * scale : 0;
+    s->degraded += isfinite(o->degraded) ? o->degraded * gpus : 0;
+    s->avail += isfinite(o->availability) ? o->availability * gpus : 0;
+    s->maint += isfinite(o->maintenance) ? o->maintenance * gpus : 0;
+    s->parked += isfinite(o->parked) ? o->parked * gpus : 0;
+  }
+}
+
+/* The floor's series rows (every member's, scaled and summed) into SERIES, then each member's own
+ * (SeriesRow.part K). */
+static void shared_floor_series(const Point *pt, const Member *m, int n, GArray *series)
+{
+  if (!series || !m[0].series)
+    return;
+  g_autofree GArray **parts = g_new0(GArray *, n);
+  g_autofree double *scales = g_new0(double, n);
+  for (int k = 0; k < n; k++)
+    parts[k] = m[k].series, scales[k] = m[k].fl.copies / m[k].fl.simulated;
+  gsize from = series->len;
+  floor_series_merge(series, parts, scales, n);
+  floor_series_power(pt, series, from);
+  for (int k = 0; k < n; k++) {
+    gsize first = series->len;
+    g_array_append_vals(series, m[k].series->data, m[k].series->len);
+    series_scale(scales[k], series, first);
+    for (guint i = (guint)first; i < series->len; i++)
+      g_array_index(series, SeriesRow, i).part = k + 1;
+  }
+}
+
+/* The floor's row from its sums S: the latency columns the point's deployment's (FIRST), the rest
+ * the floor's; its power per GPU the GPUs held at their members' draw and those no member holds
+ * (freed by one, not needed by another) at idle. FALSE when the factory cannot hold it. */
+static gboolean shared_floor_row(const Point *pt, const Outcome *first, const FloorSums *s, double floor_gpus,
+                                 ResultRow *row)
+{
+  const FactoryParams *f = &pt->p.factory;
+  row->weights_gb_per_gpu = first->weights / 1e9, row->kv_gb_per_gpu = first->kv_free / 1e9;
+  row->max_seqs = first->max_seqs, row->batch = first->batch, row->tok_s_per_user = first->tok_s_per_user;
+  row->ttft_p50_ms = first->ttft * 1e3, row->ttft_p90_ms = first->ttft_p90 * 1e3, row->ttft_p99_ms = first->ttft_p99 * 1e3;
+  row->tpot_p50_ms = first->tpot * 1e3, row->tpot_p90_ms = first->tpot_p90 * 1e3, row->tpot_p99_ms = first->tpot_p99 * 1e3;
+  row->e2e_p50_ms = first->e2e_p50 * 1e3, row->e2e_p99_ms = first->e2e_p99 * 1e3;
+  row->deployment_gpus = floor_gpus;
+  row->out_tok_s_per_gpu = s->tokens / floor_gpus;
+  row->goodput_req_s = s->goodput;
+  row->slo_attainment = s->served > 0 ? s->goodput / s->served : NAN;
+  row->sim_events = s->events, row->sim_requests = s->requests;
+  row->parked_share = f->autoscale ? s->parked / s->held : NAN;
+  if (f->failures)
+    row->failures = s->fails, row->requests_lost = s->lost, row->requests_retried = s->retried,
+    row->switch_tray_failures = s->trays, row->degraded_share = s->degraded / s->held;
+  if (f->failures || f->maint_interval > 0)
+    row->availability = s->avail / s->held;
+  if (f->maint_interval > 0)
+    row->maintenance_share = s->maint / s->held;
+  Outcome floor_o = *first;
+  floor_o.reason = NULL;
+  floor_o.gpu_power_w = (s->power + pt->system.idle_power * MAX(floor_gpus - s->held, 0)) / floor_gpus;
+  PowerShare share;
+  power_share(&pt->system, floor_o.gpu_power_w, &share);
+  floor_o.it_w_per_gpu = share.it;
+  floor_o.out_tok_s_per_gpu = row->out_tok_s_per_gpu;
+  return evaluate_factory(pt, &floor_o, row);
+}
+
+/* Each member against its own SLO (a mix's class by class): the first breach makes ROW slo-violated. */
+static void shared_floor_judge(const Member *m, const FloorMember *fm, int n, ResultRow *row)
+{
+  for (int k = 0; k < n && row->status == OUTCOME_OK; k++) {
+    const Outcome *o = &fm[k].out;
+    ResultRow r = { .tok_s_per_user = o->tok_s_per_user, .ttft_p50_ms = o->ttft * 1e3, .ttft_p90_ms = o->ttft_p90 * 1e3,
+                    .ttft_p99_ms = o->ttft_p99 * 1e3, .tpot_p50_ms = o->tpot * 1e3, .tpot_p90_ms = o->tpot_p90 * 1e3,
+                    .tpot_p99_ms = o->tpot_p99 * 1e3 };
+    PlanParams plan = m[k].pt->p.plan;
+    g_autofree char *cls_breach = NULL;
+    g_autofree char *cls = class_figures(m[k].pt, o, &cls_breach);
+    if (cls)
+      plan.max_ttft = 0;
+    g_autofree char *breach = NULL;
+    if (slo_check(&plan, &r, &breach) != SLO_MET || cls_breach) {
+      row->status = OUTCOME_SLO_VIOLATED;
+      row->reason = g_strdup_printf("deployment %d (%s): %s", k + 1, m[k].pt->model.id, breach ? breach : cls_breach);
+    }
+  }
+}
+
 /* The row of a floor of several deployments: the point's own (member 0) in the latency columns, the
  * floor's tokens, GPUs and power in the rest, each member in the deployments column; the row is as
  * good as its worst member (the first not ok says why). */
 static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRow *row, double interval, GArray *series)
 {
   char *why = shared_floor_unsupported(pt);
-  double total_gpus = 0;
+  double floor_gpus = 0;
   if (!why)
-    why = floor_gpus(pt, &total_gpus);
-  const double floor_gpus = total_gpus;
+    why = floor_gpus_of(pt, &floor_gpus);
   int n = (int)pt->n_others + 1;
   g_autofree Member *m = g_new0(Member, n);
   for (int k = 0; k < n; k++)
@@ -474,64 +621,11 @@ static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRo
   }
   gboolean move = pt->p.factory.autoscale;
   g_autofree FloorMember *fm = g_new0(FloorMember, n);
-  double min_gpus = 0;
-  for (int k = 0; k < n; k++) {
-    Member *mk = &m[k];
-    mk->part = *mk->pt;
-    floor_share(&mk->fl, &mk->part.p);
-    point_deployment(&mk->part, prof, &mk->sim, &mk->d);
-    mk->d.same_domain = mk->d.same_domain && mk->fl.copies * mk->fl.gpus_per_copy <= pt->system.nvlink_domain_gpus;
-    mk->series = series && interval > 0 ? g_array_new(FALSE, FALSE, sizeof(SeriesRow)) : NULL;
-    mk->sim.series_interval = mk->series ? interval : 0, mk->sim.series = mk->series;
-    predict_ceilings(&mk->d, &mk->c);
-    /* floor GPUs one simulated engine stands for */
-    double engine_gpus = mk->fl.gpus_per_copy / mk->fl.engines_per_copy;
-    fm[k] = (FloorMember){ .d = &mk->d, .gpus_each = engine_gpus * mk->fl.copies / mk->fl.simulated };
-    min_gpus += (mk->d.disaggregated ? mk->fl.simulated * mk->fl.engines_per_copy : pt->p.factory.autoscale_min) *
-                fm[k].gpus_each;
-  }
-  for (int k = 0; k < n && move; k++) { /* the most it may grow to: what the others' least leaves, at most 4x */
-    if (m[k].d.disaggregated)
-      continue;
-    double own_min = pt->p.factory.autoscale_min * fm[k].gpus_each;
-    double most = floor((floor_gpus - (min_gpus - own_min)) / fm[k].gpus_each + 1e-9);
-    fm[k].spare = (int)MAX(0, MIN(most, 4.0 * m[k].d.dec_workers) - m[k].d.dec_workers);
-  }
+  shared_floor_members(pt, prof, m, fm, n, floor_gpus, interval, series != NULL, move);
   predict_floor(fm, n, floor_gpus, pt->p.factory.autoscale_interval, move);
-  /* the floor's figures, from every member's (its simulated part's times its scale) */
-  Outcome all = fm[0].out;
-  double tokens = 0, power = 0, held = 0, goodput = 0, served = 0, slots = 0, capacity = 0, events = 0, requests = 0;
-  double fails = 0, lost = 0, retried = 0, avail = 0, parked = 0, trays = 0, degraded = 0, maint = 0;
-  GString *words = g_string_new(NULL);
-  g_autofree char *first_bad = NULL;
-  OutcomeKind worst = OUTCOME_OK;
-  for (int k = 0; k < n; k++) {
-    Outcome *o = &fm[k].out;
-    double scale = m[k].fl.copies / m[k].fl.simulated;
-    predict_judge_load(&m[k].d, &m[k].c, o);
-    slots += o->slots * scale, capacity += o->capacity_req_s * scale;
-    double gpus = outcome_has_figures(o->kind) ? o->gpus * scale : 0;
-    member_words(&m[k], k, o, gpus, floor_gpus, fm[k].granted, fm[k].released, words);
-    if (o->kind != OUTCOME_OK && worst == OUTCOME_OK) {
-      worst = o->kind;
-      first_bad = g_strdup_printf("deployment %d (%s): %s", k + 1, m[k].pt->model.id, o->reason ? o->reason : "");
-    }
-    if (!outcome_has_figures(o->kind))
-      continue;
-    tokens += o->out_tok_s_per_gpu * o->gpus * scale;
-    power += o->gpu_power_w * gpus, held += gpus;
-    goodput += o->goodput * scale, served += o->served * scale;
-    events += o->events, requests += o->requests;
-    if (pt->p.factory.failures) {
-      fails += o->failures * scale, lost += o->lost * scale, retried += o->retried * scale;
-      trays += isfinite(o->tray_failures) ? o->tray_failures * scale : 0;
-      degraded += isfinite(o->degraded) ? o->degraded * gpus : 0;
-    }
-    avail += isfinite(o->availability) ? o->availability * gpus : 0;
-    maint += isfinite(o->maintenance) ? o->maintenance * gpus : 0;
-    parked += isfinite(o->parked) ? o->parked * gpus : 0;
-  }
-  row->deployments = g_string_free(words, FALSE);
+  FloorSums sums;
+  shared_floor_sum(m, fm, n, floor_gpus, &sums);
+  row->deployments = g_string_free(sums.words, FALSE);
   row->floor_engines = row->simulated_engines = 0;
   g_autoptr(GString) labels = g_string_new(NULL);
   for (int k = 0; k < n; k++) {
@@ -542,92 +636,25 @@ static void evaluate_shared_floor(const Point *pt, const Profile *prof, ResultRo
   }
   g_free(row->config);
   row->config = g_strdup(labels->str);
-  if (series) { /* the floor's rows: every member's, scaled and summed */
-    g_autofree GArray **parts = g_new0(GArray *, n);
-    g_autofree double *scales = g_new0(double, n);
-    for (int k = 0; k < n; k++)
-      parts[k] = m[k].series, scales[k] = m[k].fl.copies / m[k].fl.simulated;
-    gsize from = series->len;
-    if (m[0].series)
-      floor_series_merge(series, parts, scales, n);
-    floor_series_power(pt, series, from);
-    for (int k = 0; k < n && m[0].series; k++) { /* then each deployment's own, at its scale */
-      gsize first = series->len;
-      g_array_append_vals(series, m[k].series->data, m[k].series->len);
-      series_scale(scales[k], series, first);
-      for (guint i = (guint)first; i < series->len; i++)
-        g_array_index(series, SeriesRow, i).part = k + 1;
-    }
-  }
+  shared_floor_series(pt, m, n, series);
   for (int k = 0; k < n; k++)
     if (m[k].series)
       g_array_unref(m[k].series);
   row->engine = g_strdup(method_names[METHOD_DES]);
-  row->slots = slots, row->capacity_req_s = capacity;
+  row->slots = sums.slots, row->capacity_req_s = sums.capacity;
   g_free(row->reason);
-  row->status = worst;
-  row->reason = g_steal_pointer(&first_bad);
-  if (!outcome_has_figures(fm[0].out.kind) || !(held > 0)) {
-    for (int k = 0; k < n; k++)
-      outcome_clear(&fm[k].out);
-    if (row->status == OUTCOME_OK)
-      row->status = OUTCOME_UNSUPPORTED;
-    return;
+  row->status = sums.worst;
+  row->reason = sums.first_bad;
+  if (outcome_has_figures(fm[0].out.kind) && sums.held > 0) {
+    g_autofree char *class_breach = NULL; /* judged with the member's own SLO below */
+    row->classes = class_figures(pt, &fm[0].out, &class_breach);
+    if (shared_floor_row(pt, &fm[0].out, &sums, floor_gpus, row))
+      shared_floor_judge(m, fm, n, row);
+  } else if (row->status == OUTCOME_OK) {
+    row->status = OUTCOME_UNSUPPORTED;
   }
-  /* the latency columns are the point's deployment's; the rest the floor's */
-  row->weights_gb_per_gpu = all.weights / 1e9, row->kv_gb_per_gpu = all.kv_free / 1e9, row->max_seqs = all.max_seqs;
-  row->batch = all.batch;
-  row->tok_s_per_user = all.tok_s_per_user;
-  row->ttft_p50_ms = all.ttft * 1e3, row->ttft_p90_ms = all.ttft_p90 * 1e3, row->ttft_p99_ms = all.ttft_p99 * 1e3;
-  row->tpot_p50_ms = all.tpot * 1e3, row->tpot_p90_ms = all.tpot_p90 * 1e3, row->tpot_p99_ms = all.tpot_p99 * 1e3;
-  row->e2e_p50_ms = all.e2e_p50 * 1e3, row->e2e_p99_ms = all.e2e_p99 * 1e3;
-  g_autofree char *class_breach = NULL;
-  row->classes = class_figures(pt, &all, &class_breach);
-  row->deployment_gpus = floor_gpus;
-  row->out_tok_s_per_gpu = tokens / floor_gpus;
-  row->goodput_req_s = goodput;
-  row->slo_attainment = served > 0 ? goodput / served : NAN;
-  row->sim_events = events, row->sim_requests = requests;
-  row->parked_share = move ? parked / held : NAN;
-  if (pt->p.factory.failures)
-    row->failures = fails, row->requests_lost = lost, row->requests_retried = retried,
-    row->switch_tray_failures = trays, row->degraded_share = degraded / held;
-  if (pt->p.factory.failures || pt->p.factory.maint_interval > 0)
-    row->availability = avail / held;
-  if (pt->p.factory.maint_interval > 0)
-    row->maintenance_share = maint / held;
-  /* the floor's power per GPU: the GPUs held at their members' draw, those no member holds (freed by
-   * one, not needed by another) at idle */
-  Outcome floor_o = all;
-  floor_o.gpu_power_w = (power + pt->system.idle_power * MAX(floor_gpus - held, 0)) / floor_gpus;
-  PowerShare share;
-  power_share(&pt->system, floor_o.gpu_power_w, &share);
-  floor_o.it_w_per_gpu = share.it;
-  floor_o.out_tok_s_per_gpu = row->out_tok_s_per_gpu;
-  for (int k = 0; k < n; k++) /* their reasons are the row's now; their figures stay */
+  for (int k = 0; k < n; k++)
     outcome_clear(&fm[k].out);
-  if (!evaluate_factory(pt, &floor_o, row))
-    return;
-  if (row->status != OUTCOME_OK)
-    return;
-  for (int k = 0; k < n; k++) { /* each deployment against its own SLO, a mix's class by class */
-    Member *mk = &m[k];
-    const Outcome *o = &fm[k].out;
-    ResultRow r = { .tok_s_per_user = o->tok_s_per_user, .ttft_p50_ms = o->ttft * 1e3, .ttft_p90_ms = o->ttft_p90 * 1e3,
-                    .ttft_p99_ms = o->ttft_p99 * 1e3, .tpot_p50_ms = o->tpot * 1e3, .tpot_p90_ms = o->tpot_p90 * 1e3,
-                    .tpot_p99_ms = o->tpot_p99 * 1e3 };
-    PlanParams plan = mk->pt->p.plan;
-    g_autofree char *cls_breach = NULL;
-    g_autofree char *cls = class_figures(mk->pt, o, &cls_breach);
-    if (cls)
-      plan.max_ttft = 0;
-    g_autofree char *breach = NULL;
-    if (slo_check(&plan, &r, &breach) != SLO_MET || cls_breach) {
-      row->status = OUTCOME_SLO_VIOLATED;
-      row->reason = g_strdup_printf("deployment %d (%s): %s", k + 1, mk->pt->model.id, breach ? breach : cls_breach);
-      return;
-    }
-  }
 }
 
 void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row)
