@@ -503,7 +503,7 @@ python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ok = len(rows) == 2 and 3 < float(rows[0]["offered_req_s"]) < 7 and 12 < float(rows[1]["offered_req_s"]) < 18
 sys.exit(0 if ok else 1)' "$out/series.csv" && ok || { fail "the series follows the curve: 5 then 15 req/s"; cat "$out/series.csv"; }
-grep -q '^t_s,offered_req_s,served_req_s,out_tok_s,in_flight,queued,ttft_p50_ms,ttft_p90_ms,tpot_p50_ms,tpot_p90_ms,gpu_activity,gpu_power_w,facility_mw,serving_engines,prefill_engines,engines_down,power_cap_w,shed$' "$out/series.csv" &&
+grep -q '^t_s,offered_req_s,served_req_s,out_tok_s,in_flight,queued,ttft_p50_ms,ttft_p90_ms,tpot_p50_ms,tpot_p90_ms,gpu_activity,gpu_power_w,facility_mw,serving_engines,prefill_engines,engines_down,power_cap_w,shed,gpus$' "$out/series.csv" &&
   ok || fail "the series' header"
 expect_rc 0 "the series drawn" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.1-8b --rate '5 req/s' \
   --set 'workload.arrival.curve=1 3' --set 'workload.arrival.period=1 min' --set 'workload.duration=4 min' \
