@@ -159,9 +159,9 @@ void predict_floor(FloorMember *m, int n, double floor_gpus, double interval, gb
       out->reason = g_strdup(why);
       continue;
     }
-    if (parts[k].out.outcome != OUTCOME_OK) {
+    if (parts[k].why) { /* it ran, and has no figures */
       out->kind = parts[k].out.outcome;
-      out->reason = g_strdup("no request completed inside the measurement window (more requests?)");
+      out->reason = g_steal_pointer(&parts[k].why);
       continue;
     }
     from_simulation(&parts[k].out, out);

@@ -373,7 +373,7 @@ END_TEST
 
 /* What a floor of several deployments refuses, with the numbers: shares above the whole, none left
  * for a deployment without one, a share that holds no engine (the 8B takes the point's TP8), and a
- * floor that is not simulated. */
+ * floor that is not simulated; and a deployment with nothing done. */
 START_TEST(shared_floor_refusals)
 {
   static const struct { const char *share, *other_share, *floor, *want; } cases[] = {
@@ -397,6 +397,18 @@ START_TEST(shared_floor_refusals)
     ck_assert_msg(g_str_has_prefix(r->reason, cases[i].want), "got %s", r->reason);
     rows_free(g_steal_pointer(&rows));
   }
+  /* a deployment that ran but finished nothing (one request in 1,000 s, for a minute): the floor's
+   * row has no figures for it, and says which */
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text("name: n\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\n"
+                "workload: {arrival: {kind: poisson, rate: 5 req/s}, duration: 1 min}\n"
+                "deployments: [{workload: {arrival: {rate: 0.001 req/s}}}]\n"
+                "factory: {gpus: 16, floor: {simulate: true, sample_engines: 0}}\n", rows, -1, NULL);
+  const ResultRow *r = rows->pdata[0];
+  ck_assert_int_eq(r->status, OUTCOME_UNSUPPORTED);
+  ck_assert_str_eq(r->reason, "deployment 2 (llama-3.1-8b): no request completed inside the measurement window (more requests?)");
+  ck_assert_ptr_nonnull(strstr(r->deployments, "0% held on average): unsupported"));
+  rows_free(g_steal_pointer(&rows));
 }
 END_TEST
 

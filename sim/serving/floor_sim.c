@@ -91,6 +91,7 @@ char *floor_simulate(FloorPart *parts, int n, double floor_gpus, double interval
     FloorPart *f = &parts[k];
     f->out = (SimResult){ .outcome = OUTCOME_INFEASIBLE };
     f->granted = f->released = 0;
+    f->why = NULL;
     char *err = NULL;
     int spare = move && !f->d ? f->spare : 0;
     sims[k] = sim_new(f->p, f->e, f->engines + spare, f->d, f->dec, f->same_domain, &err);
@@ -110,13 +111,8 @@ char *floor_simulate(FloorPart *parts, int n, double floor_gpus, double interval
     }
     sim_step(sims[k]);
   }
-  for (int k = 0; k < n && !why; k++) {
-    char *err = sim_finish(sims[k], &parts[k].out);
-    if (err) {
-      why = g_strdup_printf("deployment %d: %s", k + 1, err);
-      g_free(err);
-    }
-  }
+  for (int k = 0; k < n && !why; k++)
+    parts[k].why = sim_finish(sims[k], &parts[k].out);
   for (int k = 0; k < n; k++)
     sim_free(sims[k]);
   return why;

@@ -23,11 +23,13 @@ typedef struct {
   int spare;             /* aggregated with moves: further engines it may be given (away at the start) */
   double gpus_each;      /* floor GPUs one of its simulated engines stands for */
   SimResult out;         /* its figures */
+  char *why;             /* why it has none (owned), or NULL */
   double granted, released; /* engines the arbiter gave it and took from it */
 } FloorPart;
 
 /* Simulates the N PARTS on a floor of FLOOR_GPUS GPUs, the arbiter looking every INTERVAL s when
- * MOVE. NULL, or why a part could not run (newly allocated, prefixed with its index "deployment K:"). */
+ * MOVE. NULL, or why a part could not start (newly allocated, prefixed with its index "deployment K:"):
+ * then none runs. A part that ran but has no figures says why in its WHY (free it). */
 char *floor_simulate(FloorPart *parts, int n, double floor_gpus, double interval, gboolean move);
 
 /* Rows of N time series (same interval, the same run length) as one floor's: part K's counts times
