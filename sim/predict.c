@@ -61,29 +61,28 @@ static void steady(const Deployment *d, Outcome *out)
 }
 
 /* The event simulation's figures SR as an outcome. */
-static void from_simulation(const SimResult *sr_, Outcome *out)
+static void from_simulation(const SimResult *sr, Outcome *out)
 {
-  const SimResult sr = *sr_;
   out->kind = OUTCOME_OK;
-  out->gpus = sr.gpus, out->batch = sr.mean_batch;
-  out->out_tok_s_per_gpu = sr.out_tok_s / sr.gpus, out->tok_s_per_user = 1 / sr.tpot[0];
-  out->ttft = sr.ttft[0], out->ttft_p90 = sr.ttft[1], out->ttft_p99 = sr.ttft[2];
-  out->tpot = sr.tpot[0], out->tpot_p90 = sr.tpot[1], out->tpot_p99 = sr.tpot[2];
-  out->e2e_p50 = sr.e2e[0], out->e2e_p99 = sr.e2e[2];
-  out->goodput = sr.goodput, out->served = sr.req_s, out->moves = sr.moves;
-  out->gpu_activity = sr.gpu_activity;
-  out->backlog_growth = sr.backlog_growth;
-  out->backlog_judged = sr.backlog_judged, out->backlog_grew = sr.unstable;
-  out->cache_hit_rate = sr.cache_hit_rate;
-  out->cache_host_rate = sr.cache_host_rate, out->cache_storage_rate = sr.cache_storage_rate;
-  out->cache_remote_rate = sr.cache_remote_rate;
-  out->failures = sr.failures, out->lost = sr.lost, out->retried = sr.retried, out->availability = sr.availability;
-  out->shed = sr.shed, out->mean_cap_w = sr.mean_cap_w;
-  out->tray_failures = sr.tray_failures, out->degraded = sr.degraded, out->parked = sr.parked;
-  out->maintenance = sr.maintenance;
-  out->events = (double)sr.events, out->requests = (double)sr.requests;
-  out->n_classes = sr.n_classes;
-  memcpy(out->classes, sr.classes, sizeof sr.classes);
+  out->gpus = sr->gpus, out->batch = sr->mean_batch;
+  out->out_tok_s_per_gpu = sr->out_tok_s / sr->gpus, out->tok_s_per_user = 1 / sr->tpot[0];
+  out->ttft = sr->ttft[0], out->ttft_p90 = sr->ttft[1], out->ttft_p99 = sr->ttft[2];
+  out->tpot = sr->tpot[0], out->tpot_p90 = sr->tpot[1], out->tpot_p99 = sr->tpot[2];
+  out->e2e_p50 = sr->e2e[0], out->e2e_p99 = sr->e2e[2];
+  out->goodput = sr->goodput, out->served = sr->req_s, out->moves = sr->moves;
+  out->gpu_activity = sr->gpu_activity;
+  out->backlog_growth = sr->backlog_growth;
+  out->backlog_judged = sr->backlog_judged, out->backlog_grew = sr->unstable;
+  out->cache_hit_rate = sr->cache_hit_rate;
+  out->cache_host_rate = sr->cache_host_rate, out->cache_storage_rate = sr->cache_storage_rate;
+  out->cache_remote_rate = sr->cache_remote_rate;
+  out->failures = sr->failures, out->lost = sr->lost, out->retried = sr->retried, out->availability = sr->availability;
+  out->shed = sr->shed, out->mean_cap_w = sr->mean_cap_w;
+  out->tray_failures = sr->tray_failures, out->degraded = sr->degraded, out->parked = sr->parked;
+  out->maintenance = sr->maintenance;
+  out->events = (double)sr->events, out->requests = (double)sr->requests;
+  out->n_classes = sr->n_classes;
+  memcpy(out->classes, sr->classes, sizeof sr->classes);
 }
 
 static void simulated(const Deployment *d, gboolean on_simgrid, Outcome *out)

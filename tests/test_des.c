@@ -1168,6 +1168,20 @@ START_TEST(degraded_domain)
 }
 END_TEST
 
+/* One-GPU engines of Llama 3.1 8B on H200 (E), 16 slots each, at 4 req/s of exponential 200-token
+ * answers for DURATION s, every request counted: a light load a few engines hold
+ * (autoscaler_parks_and_wakes, maintenance_rolls_through). */
+static SimConfig light_load(const Catalog *c, const Profile *prof, Engine *e, double duration)
+{
+  *e = llama_h200(c, prof);
+  e->model = catalog_model(c, "llama-3.1-8b"), e->gpus = 1;
+  SimConfig p = params(c, ARRIVAL_POISSON);
+  p.rate = 4, p.duration = duration, p.requests = 1 << 30, p.window = WINDOW_ALL;
+  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
+  p.agg.max_batch = 16;
+  return p;
+}
+
 /* The autoscaler: eight one-GPU engines (Llama 3.1 8B on H200, 16 slots each) at 4 req/s of
  * 200-token answers: about 4 x 2 s = 8 requests in the system, which one engine holds at 70% of
  * its slots (8 / 11.2 < 1). Every minute it parks one more (a tenth of the serving ones, at least
@@ -1181,12 +1195,8 @@ START_TEST(autoscaler_parks_and_wakes)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = llama_h200(c, &prof);
-  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
-  SimConfig p = params(c, ARRIVAL_POISSON);
-  p.rate = 4, p.duration = 1800, p.requests = 1 << 30, p.window = WINDOW_ALL;
-  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
-  p.agg.max_batch = 16;
+  Engine e;
+  SimConfig p = light_load(c, &prof, &e, 1800);
   SimResult all, scaled;
   g_autofree char *w1 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &all);
   ck_assert_msg(!w1, "%s", w1);
@@ -1222,12 +1232,8 @@ START_TEST(maintenance_rolls_through)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  Engine e = llama_h200(c, &prof);
-  e.model = catalog_model(c, "llama-3.1-8b"), e.gpus = 1;
-  SimConfig p = params(c, ARRIVAL_POISSON);
-  p.rate = 4, p.duration = 7200, p.requests = 1 << 30, p.window = WINDOW_ALL;
-  p.output = (LengthSpec){ .dist = DIST_EXPONENTIAL, .mean = 200, .min = 1, .max = 131072 };
-  p.agg.max_batch = 16;
+  Engine e;
+  SimConfig p = light_load(c, &prof, &e, 7200);
   SimResult plain, kept;
   g_autofree char *w1 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &plain);
   ck_assert_msg(!w1, "%s", w1);

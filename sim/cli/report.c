@@ -215,6 +215,14 @@ gboolean report_write_resolved(const RunSetup *rs, const Report *rep, GError **e
   return atomic_file_write(resolved_path, resolved, -1, error) && write_catalog_used(rs->outdir, rs->catalog, rep, error);
 }
 
+/* ROWS as DIR/series/STEM.csv and .jsonl. */
+static gboolean series_tables(const char *dir, const char *stem, GArray *rows, const SystemSpec *sys, GError **error)
+{
+  g_autofree char *csv = g_strdup_printf("%s/series/%s.csv", dir, stem);
+  g_autofree char *jsonl = g_strdup_printf("%s/series/%s.jsonl", dir, stem);
+  return series_files_csv(csv, rows, sys, error) && series_files_jsonl(jsonl, rows, sys, error);
+}
+
 /* Each deployment's own rows of a floor of several (SeriesRow.part K), as series/pN-dK.csv and .jsonl;
  * SERIES keeps the floor's. */
 static gboolean report_parts(const Point *pt, GArray *series, const char *dir, GError **error)
@@ -224,9 +232,8 @@ static gboolean report_parts(const Point *pt, GArray *series, const char *dir, G
     for (guint i = 0; i < series->len; i++)
       if (g_array_index(series, SeriesRow, i).part == (int)k)
         g_array_append_val(part, g_array_index(series, SeriesRow, i));
-    g_autofree char *csv = g_strdup_printf("%s/series/p%" G_GSIZE_FORMAT "-d%u.csv", dir, pt->index, k);
-    g_autofree char *jsonl = g_strdup_printf("%s/series/p%" G_GSIZE_FORMAT "-d%u.jsonl", dir, pt->index, k);
-    if (!series_files_csv(csv, part, &pt->system, error) || !series_files_jsonl(jsonl, part, &pt->system, error))
+    g_autofree char *stem = g_strdup_printf("p%" G_GSIZE_FORMAT "-d%u", pt->index, k);
+    if (!series_tables(dir, stem, part, &pt->system, error))
       return FALSE;
   }
   guint kept = 0;
@@ -244,7 +251,6 @@ gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gp
   if (pt->n_others && !report_parts(pt, series, dir, error))
     return FALSE;
   g_autofree char *name = g_strdup_printf("p%" G_GSIZE_FORMAT, pt->index);
-  g_autofree char *csv = g_strdup_printf("%s/series/%s.csv", (const char *)dir, name);
   g_autofree char *png = g_strdup_printf("%s/series/%s.png", (const char *)dir, name);
   g_autofree char *title = NULL;
   if (pt->n_others) { /* several deployments: their models (each one's layout is in results.csv) */
@@ -260,8 +266,7 @@ gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gp
   gboolean held = pt->p.factory.power_policy != POWER_POLICY_NONE;
   double limit = held ? pt->p.factory.power_budget : row->facility_mw * 1e6;
   const char *limit_name = held ? "the envelope" : "provisioned";
-  g_autofree char *jsonl = g_strdup_printf("%s/series/%s.jsonl", (const char *)dir, name);
-  return series_files_csv(csv, series, &pt->system, error) && series_files_jsonl(jsonl, series, &pt->system, error) &&
+  return series_tables(dir, name, series, &pt->system, error) &&
          (series->len == 0 || series_files_chart(png, series, &pt->system, title, limit, limit_name, error));
 }
 
