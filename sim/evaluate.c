@@ -443,8 +443,7 @@ static void member_words(const Member *m, int k, const Outcome *o, double gpus_h
     return;
   }
   double ttft = slo_at(plan->percentile, o->ttft, o->ttft_p90, o->ttft_p99);
-  g_string_append_printf(out, "%.4g req/s served, %s TTFT %.3g s", o->out_tok_s_per_gpu * o->gpus * scale / m->d.load.osl,
-                         pct, ttft);
+  g_string_append_printf(out, "%.4g req/s served, %s TTFT %.3g s", o->served * scale, pct, ttft);
   if (plan->max_ttft > 0)
     g_string_append_printf(out, " %s %.3g s", ttft <= plan->max_ttft ? "<=" : ">", plan->max_ttft);
   g_string_append_printf(out, ", %.3g tok/s per user", o->tok_s_per_user);
