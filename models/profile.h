@@ -38,9 +38,10 @@ typedef struct {
    * per-block rescaling in the main loop and the activation quantization per group */
   double fp8_block_efficiency;
   double gemm_half_m;         /* tokens (GEMM rows) at which a GEMM reaches half its peak fraction */
-  /* rows of the smallest tile a grouped (expert) GEMM computes per expert: the MMA instruction's
-   * row count (Hopper's wgmma and Blackwell's single-CTA tcgen05: 64). An expert with fewer
-   * tokens pads to it; more pad their last tile, half a tile on average. */
+  /* token rows of the tile a grouped (expert) GEMM computes per expert: 64 on Hopper (wgmma's rows
+   * in CUTLASS's and DeepGEMM's grouped kernels) and on Blackwell (the trtllm-gen MoE kernels'
+   * widest token tile). An expert with fewer tokens pads to it; more pad their last tile, half a
+   * tile on average. */
   double grouped_tile_m;
   double attention_efficiency; /* fraction of BF16 peak a fused attention kernel reaches (FlashAttention) */
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */

@@ -791,6 +791,34 @@ START_TEST(grouped_gemm_tiles)
 }
 END_TEST
 
+/* The shipped Blackwell tile: Blackwell's trtllm-gen MoE kernels compute at most 64 token rows
+ * per tile, as Hopper's wgmma does (profile.c). The case above on 8 B200s, the tile the built-in
+ * hardware layer gives: 32 rows per expert pad to 32 + 64 - 64/2 x 32/64 = 80, 0.4 of the rate:
+ * 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 4500e12 x 0.1 x 0.4 = 0.501080 ms a layer (the weights,
+ * 256 experts' eighths at 8 TB/s, 0.176 ms, read faster); the shared expert 2 x 1024 x
+ * 44,040,192 / 8 / (4500e12 x 0.1 x 1024/1088) = 0.026620 ms. 58 layers: 30.607 ms (a 128-row
+ * tile would pad to 160 rows: 53.86 ms). */
+START_TEST(grouped_gemm_tiles_blackwell)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof, shipped;
+  ideal_profile(&prof);
+  profile_defaults(&shipped);
+  prof.arch[ARCH_BLACKWELL].grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
+  prof.arch[ARCH_BLACKWELL].fp8_block_efficiency = 0.1;
+  SystemSpec full;
+  Engine e = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  e.sys = full_clock(c, "b200-hgx8", &full);
+  StepBatch b = { .prefill_tokens = 1024, .prefill_seqs = 1, .prefill_ctx = 512 };
+  StepTime t;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.moe, 30.607e-3, 1e-4);
+  system_spec_clear(&full);
+  profile_clear(&prof);
+  profile_clear(&shipped);
+}
+END_TEST
+
 /* The attention projections' precision: FP4 checkpoints of MoE models leave attention in BF16
  * (nvidia/DeepSeek-R1-NVFP4 excludes self_attn from quantization; gpt-oss quantizes only its
  * experts); dense models' FP4 checkpoints and FP8 checkpoints keep their own precision. */
@@ -1015,6 +1043,7 @@ int main(void)
   tcase_add_test(tc, attention_dp_prompt_on_one_rank);
   tcase_add_test(tc, fp8_block_scaled_gemms);
   tcase_add_test(tc, grouped_gemm_tiles);
+  tcase_add_test(tc, grouped_gemm_tiles_blackwell);
   tcase_add_test(tc, dense_precision_of_checkpoints);
   tcase_add_test(tc, overlap_scheduler_by_stack);
   tcase_add_test(tc, ttft_carries_prefill);
