@@ -758,6 +758,20 @@ START_TEST(fp8_block_scaled_gemms)
 }
 END_TEST
 
+/* The expert layers' time of one 1,024-token DeepSeek-R1 FP8 prompt on 8 GPUs of SYS (TP8, the
+ * full clock): the grouped-GEMM tests below. */
+static double prompt_moe_time(const Catalog *c, const char *sys, const Profile *prof)
+{
+  SystemSpec full;
+  Engine e = engine(c, sys, "deepseek-r1", PREC_FP8, 8, prof);
+  e.sys = full_clock(c, sys, &full);
+  StepBatch b = { .prefill_tokens = 1024, .prefill_seqs = 1, .prefill_ctx = 512 };
+  StepTime t;
+  step_time(&e, &b, &t);
+  system_spec_clear(&full);
+  return t.moe;
+}
+
 /* Grouped expert GEMMs compute whole tiles. DeepSeek-R1 FP8 on 8 H200s, TP8, ideal profile with
  * block-scaled FP8 at 0.1 of per-tensor (so the expert GEMMs are compute-bound at few rows), one
  * prompt of 1,024 tokens: 1024 x 8 routed rows touch all 256 experts (1 - (31/32)^1024 ~ 1), 32
@@ -773,20 +787,12 @@ START_TEST(grouped_gemm_tiles)
   Profile prof;
   ideal_profile(&prof);
   prof.arch[ARCH_HOPPER].fp8_block_efficiency = 0.1;
-  SystemSpec full;
-  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
-  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
-  StepBatch b = { .prefill_tokens = 1024, .prefill_seqs = 1, .prefill_ctx = 512 };
-  StepTime t;
-  step_time(&e, &b, &t);
   double routed = 2.0 * 1024 * 8 * 44040192.0 / 8 / (1979e12 * 0.1 * 32 / 80);
   double shared = 2.0 * 1024 * 44040192.0 / 8 / (1979e12 * 0.1 * 1024 / 1088);
   ck_assert_close(58 * (routed + shared), 69.596e-3, 1e-4);
-  ck_assert_close(t.moe, 58 * (routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (routed + shared), 1e-4);
   prof.on[ARCH_HOPPER].moe = 0.5;
-  step_time(&e, &b, &t);
-  ck_assert_close(t.moe, 58 * (2 * routed + shared), 1e-4);
-  system_spec_clear(&full);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (2 * routed + shared), 1e-4);
   profile_clear(&prof);
 }
 END_TEST
@@ -806,14 +812,7 @@ START_TEST(grouped_gemm_tiles_blackwell)
   profile_defaults(&shipped);
   prof.arch[ARCH_BLACKWELL].grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
   prof.arch[ARCH_BLACKWELL].fp8_block_efficiency = 0.1;
-  SystemSpec full;
-  Engine e = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
-  e.sys = full_clock(c, "b200-hgx8", &full);
-  StepBatch b = { .prefill_tokens = 1024, .prefill_seqs = 1, .prefill_ctx = 512 };
-  StepTime t;
-  step_time(&e, &b, &t);
-  ck_assert_close(t.moe, 30.607e-3, 1e-4);
-  system_spec_clear(&full);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 30.607e-3, 1e-4);
   profile_clear(&prof);
   profile_clear(&shipped);
 }
