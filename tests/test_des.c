@@ -70,6 +70,14 @@ START_TEST(samplers)
 }
 END_TEST
 
+/* An aggregated run of ENGINES engines that must run through (serving_simulate returns no reason
+ * it could not). */
+static void simulate_ok(const SimConfig *p, const Engine *e, int engines, SimResult *out)
+{
+  g_autofree char *why = serving_simulate(p, e, engines, NULL, 0, FALSE, out);
+  ck_assert_msg(!why, "%s", why);
+}
+
 static SimConfig params(const Catalog *c, int arrival)
 {
   SimConfig p;
@@ -119,8 +127,7 @@ START_TEST(closed_loop_agrees_with_steady_state)
     p.users = users;
     varied_lengths(&p);
     SimResult sr;
-    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-    ck_assert_msg(!why, "%s", why);
+    simulate_ok(&p, &e, 1, &sr);
     Load ld = { .isl = 922, .osl = 256, .users = users, .max_batch = 256, .chunk = 8192 };
     SteadyState ss;
     g_autofree char *why2 = steady_aggregated(&e, 1, &ld, &ss);
@@ -145,8 +152,7 @@ START_TEST(poisson_open_loop)
   SimConfig p = params(c, ARRIVAL_POISSON);
   p.rate = 2.0;
   SimResult a, b;
-  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &a);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, &e, 1, &a);
   ck_assert_close(a.req_s, 2.0, 0.06);
   ck_assert_close(a.mean_in_flight, a.req_s * a.mean_e2e, 0.03);
   ck_assert(a.ttft[2] >= a.ttft[1] && a.ttft[1] >= a.ttft[0]);
@@ -224,8 +230,7 @@ START_TEST(overload_is_unstable)
   p.rate = 2 * capacity;
   for (int k = 0; k < 2; k++) {
     p.requests = k ? 8000 : 1000;
-    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &r);
-    ck_assert_msg(!why, "%s", why);
+    simulate_ok(&p, &e, 1, &r);
     ck_assert_msg(r.unstable, "%d requests: backlog grew by %d over %u arrivals", p.requests, r.backlog_growth,
                   r.arrivals);
     ttft[k] = r.ttft[0];
@@ -303,8 +308,7 @@ START_TEST(trace_replay)
   p.trace = path;
   p.warmup = 50; /* measure the third only */
   SimResult sr;
-  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, &e, 1, &sr);
   ck_assert_uint_eq(sr.measured, 1);
   /* alone on the engine: TTFT is one prefill step, then 63 decode steps of one sequence */
   double prefill = step_time_prefill(&e, 1, 512);
@@ -330,8 +334,7 @@ static double trace_ttft(const Catalog *c, const Engine *e, const char *text, do
   p.trace = path;
   p.warmup = warmup;
   SimResult sr;
-  g_autofree char *why = serving_simulate(&p, e, 1, NULL, 0, FALSE, &sr);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, e, 1, &sr);
   ck_assert_uint_eq(sr.measured, measured);
   return sr.ttft[0];
 }
@@ -404,14 +407,12 @@ START_TEST(benchmark_client_window)
   p.users = 4, p.requests = 40, p.output.mean = 64;
   p.start = START_TOGETHER, p.window = WINDOW_ALL;
   SimResult all, steady;
-  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &all);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 1, &all);
   ck_assert_uint_eq(all.measured, 40);
   ck_assert_close(all.out_tok_s * all.window, 40 * 64, 1e-9);
   ck_assert_close(all.req_s * all.window, 40, 1e-9);
   p.window = WINDOW_STEADY;
-  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &steady);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 1, &steady);
   ck_assert_uint_lt(steady.measured, 40);
   profile_clear(&prof);
 }
@@ -433,11 +434,9 @@ START_TEST(attention_dp_balancing)
   p.users = 64, p.requests = 2000;
   varied_lengths(&p);
   SimResult on, off;
-  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 1, &on);
   prof.stack[STACK_TRTLLM].adp_balance_timeout = 0;
-  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &off);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 1, &off);
   double added = on.ttft[0] - off.ttft[0], step = off.tpot[0];
   ck_assert_msg(added > 10 * step && added < 61 * step, "balancing added %.1f steps", added / step);
   profile_clear(&prof);
@@ -461,15 +460,12 @@ START_TEST(batch_waiting)
   p.agg.chunked_prefill = 8192;
   varied_lengths(&p);
   SimResult off, on, none;
-  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &off);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 1, &off);
   prof.stack[STACK_TRTLLM].batch_wait_timeout = 40;
   prof.stack[STACK_TRTLLM].batch_wait_tokens = 0.8;
-  g_autofree char *w2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 1, &on);
   prof.stack[STACK_TRTLLM].batch_wait_tokens = 0;
-  g_autofree char *w3 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &none);
-  ck_assert_msg(!w3, "%s", w3);
+  simulate_ok(&p, &e, 1, &none);
   double added = on.ttft[0] - off.ttft[0], step = off.tpot[0];
   ck_assert_msg(added > 4 * step && added < 40 * step, "batch waiting added %.1f steps", added / step);
   ck_assert_close(none.ttft[0], off.ttft[0], 1e-9);
@@ -760,12 +756,10 @@ START_TEST(sessions_hit_what_they_resend)
   ck_assert_close(workload_mean_prompt(&p), 3648, 1e-12);
   ck_assert_close(workload_reuse(&p, FALSE), 3392.0 / 3648, 1e-12);
   SimResult on, off;
-  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &on);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, &e, 1, &on);
   ck_assert_msg(fabs(on.cache_hit_rate - 3392.0 / 3648) < 0.005, "hit rate %g", on.cache_hit_rate);
   p.prefix_cache = FALSE;
-  g_autofree char *why2 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &off);
-  ck_assert_msg(!why2, "%s", why2);
+  simulate_ok(&p, &e, 1, &off);
   ck_assert(isnan(off.cache_hit_rate));
   /* what is found is not computed: prompts come sooner, the engine serves more */
   ck_assert_msg(on.ttft[0] < 0.5 * off.ttft[0], "TTFT %g s with reuse, %g without", on.ttft[0], off.ttft[0]);
@@ -794,8 +788,7 @@ START_TEST(kv_aware_routing_finds_more)
     p.router = k ? ROUTER_KV_AWARE : ROUTER_ROUND_ROBIN;
     p.kv_overlap_weight = k == 2 ? 8 : 1;
     SimResult sr;
-    g_autofree char *why = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &sr);
-    ck_assert_msg(!why, "%s", why);
+    simulate_ok(&p, &e, 4, &sr);
     rate[k] = sr.cache_hit_rate;
   }
   ck_assert_msg(rate[1] > rate[0] + 0.05, "KV-aware %.3f, round robin %.3f", rate[1], rate[0]);
@@ -819,8 +812,7 @@ START_TEST(partly_cached_prefill)
   p.input.mean = 1024, p.output.mean = 2;
   p.shared_prefix = 3072, p.cache_block = 1;
   SimResult sr;
-  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, &e, 1, &sr);
   /* three requests: the first computes 4,096 tokens, the next two 1,024 behind 3,072 cached; the
    * median TTFT is one of theirs */
   double cached_step = step_time_prefill_after(&e, 1, 1024, 3072), whole = step_time_prefill(&e, 1, 4096);
@@ -904,8 +896,7 @@ START_TEST(reload_or_recompute)
     SimConfig p = short_of_hbm(c);
     p.cache_host = 0.5;
     SimResult sr;
-    g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-    ck_assert_msg(!why, "%s", why);
+    simulate_ok(&p, &e, 1, &sr);
     host_rate[slow] = sr.cache_host_rate, hit[slow] = sr.cache_hit_rate;
   }
   ck_assert_msg(host_rate[0] > 0.2, "reloaded from host memory: %g of prompt tokens", host_rate[0]);
@@ -915,8 +906,7 @@ START_TEST(reload_or_recompute)
   SimConfig p = short_of_hbm(c);
   p.cache_remote = 100e9;
   SimResult sr;
-  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, &e, 1, &sr);
   ck_assert_msg(sr.cache_remote_rate > 0.2 && isnan(sr.cache_host_rate), "remote %g", sr.cache_remote_rate);
   profile_clear(&prof);
 }
@@ -942,8 +932,7 @@ START_TEST(trace_sessions)
   SimConfig p = params(c, ARRIVAL_TRACE);
   p.trace = path, p.window = WINDOW_ALL, p.cache_block = 1;
   SimResult sr;
-  g_autofree char *why = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &sr);
-  ck_assert_msg(!why, "%s", why);
+  simulate_ok(&p, &e, 1, &sr);
   ck_assert_close(sr.cache_hit_rate, 2800.0 / 4400, 1e-9);
   /* a prefix as long as the prompt is refused with its place */
   ck_assert(g_file_set_contents(path, "arrival_s,input_tokens,output_tokens,prefix_tokens\n0,100,10,100\n", -1, NULL));
@@ -970,16 +959,13 @@ START_TEST(many_engines)
   p.users = 32, p.requests = 400;
   varied_lengths(&p);
   SimResult one, many, ll;
-  g_autofree char *w1 = serving_simulate(&p, &e, 1, NULL, 0, FALSE, &one);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 1, &one);
   p.users = 32 * 200, p.requests = 400 * 200, p.agg.workers = 200, p.router = ROUTER_ROUND_ROBIN;
-  g_autofree char *w2 = serving_simulate(&p, &e, 200, NULL, 0, FALSE, &many);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 200, &many);
   ck_assert_close(many.out_tok_s, 200 * one.out_tok_s, 0.05);
   ck_assert_close(many.tpot[0], one.tpot[0], 0.05);
   p.router = ROUTER_LEAST_LOADED;
-  g_autofree char *w3 = serving_simulate(&p, &e, 200, NULL, 0, FALSE, &ll);
-  ck_assert_msg(!w3, "%s", w3);
+  simulate_ok(&p, &e, 200, &ll);
   ck_assert_msg(ll.out_tok_s > 0.8 * many.out_tok_s, "least loaded %g tok/s, round robin %g", ll.out_tok_s, many.out_tok_s);
   profile_clear(&prof);
 }
@@ -1021,18 +1007,15 @@ START_TEST(erlang_c_floor)
   SimConfig p = one_at_a_time(c, &prof, &e, 60000);
   SimResult free_run, queued;
   p.rate = 1; /* a first guess; the service time does not depend on it with no queue */
-  g_autofree char *w1 = serving_simulate(&p, &e, 64, NULL, 0, FALSE, &free_run);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 64, &free_run);
   double front = prof.stack[STACK_TRTLLM].request_overhead;
   double service = free_run.mean_e2e - front;
   ck_assert(service > 0.5 && service < 5);
   double mu = 1 / service;
   p.rate = 0.8 * 4 * mu;
-  g_autofree char *w2 = serving_simulate(&p, &e, 64, NULL, 0, FALSE, &free_run);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 64, &free_run);
   service = free_run.mean_e2e - front; /* the same requests at the rate used below */
-  g_autofree char *w3 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &queued);
-  ck_assert_msg(!w3, "%s", w3);
+  simulate_ok(&p, &e, 4, &queued);
   double wait = queued.mean_e2e - free_run.mean_e2e;
   ck_assert_msg(fabs(wait / (0.7455 * service) - 1) < 0.05, "mean wait %g s, Erlang C %g s", wait, 0.7455 * service);
   /* the 90th percentile of TTFT is the front end, a 16-token prompt's step and the wait's */
@@ -1041,8 +1024,7 @@ START_TEST(erlang_c_floor)
   /* least-loaded routing sends each request to an engine at once (a queue per engine): it waits more */
   SimResult jsq;
   p.router = ROUTER_LEAST_LOADED;
-  g_autofree char *w4 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &jsq);
-  ck_assert_msg(!w4, "%s", w4);
+  simulate_ok(&p, &e, 4, &jsq);
   ck_assert_msg(jsq.mean_e2e - free_run.mean_e2e > 1.05 * wait, "queue per engine %g s, one queue %g s",
                 jsq.mean_e2e - free_run.mean_e2e, wait);
   profile_clear(&prof);
@@ -1078,8 +1060,7 @@ START_TEST(failure_moves_load)
   g_rand_free(r);
   ck_assert_msg(failed >= 1 && failed <= 3, "seed 2: %d engines fail before 1,200 s (one must stay)", failed);
   SimResult res;
-  g_autofree char *w = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &res);
-  ck_assert_msg(!w, "%s", w);
+  simulate_ok(&p, &e, 4, &res);
   ck_assert_double_eq(res.failures, failed);
   ck_assert_close(res.availability, 1 - out / (4 * 1200), 5e-4); /* the run ends at its last event, just short of T */
   ck_assert_double_eq(res.lost, 0);
@@ -1090,8 +1071,7 @@ START_TEST(failure_moves_load)
    * in flight at the end */
   p.retry = FALSE;
   SimResult lost;
-  g_autofree char *w2 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &lost);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 4, &lost);
   ck_assert(lost.lost >= 1 && lost.retried == 0);
   ck_assert(!lost.unstable); /* the lost leave the count in flight */
   ck_assert_int_le(abs((int)(lost.measured + lost.lost) - (int)lost.arrivals), 60);
@@ -1116,8 +1096,7 @@ START_TEST(classes_and_deadlines)
   p.rate = 0.85 * 4 / 0.746; /* the service time erlang_c_floor measures: 0.746 s */
   SimResult urgent, alike;
   p.mix = "urgent 30% 16 200 1 s; batch 70% 16 200 60 s";
-  g_autofree char *w1 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &urgent);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 4, &urgent);
   ck_assert_uint_eq(urgent.n_classes, 2);
   double share = (double)urgent.classes[0].measured / (urgent.classes[0].measured + urgent.classes[1].measured);
   ck_assert_msg(fabs(share - 0.3) < 0.031 * 0.3 * 4, "urgent share %g", share);
@@ -1125,8 +1104,7 @@ START_TEST(classes_and_deadlines)
   ck_assert_msg(urgent.classes[0].ttft[1] < 0.7 * urgent.classes[1].ttft[1], "urgent p90 TTFT %g s, batch %g s",
                 urgent.classes[0].ttft[1], urgent.classes[1].ttft[1]);
   p.mix = "urgent 30% 16 200 30 s; batch 70% 16 200 30 s";
-  g_autofree char *w2 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &alike);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 4, &alike);
   ck_assert_close(alike.classes[0].ttft[1], alike.classes[1].ttft[1], 0.2);
   profile_clear(&prof);
 }
@@ -1148,11 +1126,9 @@ START_TEST(degraded_domain)
   SimConfig p = params(c, ARRIVAL_CLOSED);
   p.users = 64, p.requests = 1 << 30, p.duration = 300, p.window = WINDOW_ALL;
   SimResult whole, degraded;
-  g_autofree char *w1 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &whole);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 4, &whole);
   p.failures = TRUE, p.retry = TRUE, p.gpu_mtbf = p.node_mtbf = 1e15, p.tray_mtbf = 100, p.repair_time = 1e6;
-  g_autofree char *w2 = serving_simulate(&p, &e, 4, NULL, 0, FALSE, &degraded);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 4, &degraded);
   GRand *r = g_rand_new_with_seed((guint32)p.seed ^ 0x5eed1e55u);
   for (int k = 0; k < 4; k++)
     g_rand_double(r);
@@ -1198,11 +1174,9 @@ START_TEST(autoscaler_parks_and_wakes)
   Engine e;
   SimConfig p = light_load(c, &prof, &e, 1800);
   SimResult all, scaled;
-  g_autofree char *w1 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &all);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 8, &all);
   p.autoscale = TRUE, p.autoscale_interval = 60, p.autoscale_target = 0.7, p.autoscale_start = 120, p.autoscale_min = 1;
-  g_autofree char *w2 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &scaled);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 8, &scaled);
   ck_assert_close(scaled.parked, 10920.0 / 14400, 0.01);
   ck_assert(!scaled.unstable);
   ck_assert_close(scaled.req_s, all.req_s, 0.02);
@@ -1212,8 +1186,7 @@ START_TEST(autoscaler_parks_and_wakes)
   g_autoptr(GArray) series = g_array_new(FALSE, FALSE, sizeof(SeriesRow));
   p.series = series, p.series_interval = 60;
   SimResult grown;
-  g_autofree char *w3 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &grown);
-  ck_assert_msg(!w3, "%s", w3);
+  simulate_ok(&p, &e, 8, &grown);
   double before = g_array_index(series, SeriesRow, 13).serving_engines; /* minute 14 */
   double after = g_array_index(series, SeriesRow, series->len - 1).serving_engines;
   ck_assert_msg(after > before, "%g engines serve at the end, %g before the demand grew", after, before);
@@ -1235,12 +1208,10 @@ START_TEST(maintenance_rolls_through)
   Engine e;
   SimConfig p = light_load(c, &prof, &e, 7200);
   SimResult plain, kept;
-  g_autofree char *w1 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &plain);
-  ck_assert_msg(!w1, "%s", w1);
+  simulate_ok(&p, &e, 8, &plain);
   ck_assert(isnan(plain.maintenance));
   p.maint_interval = 3600, p.maint_duration = 360;
-  g_autofree char *w2 = serving_simulate(&p, &e, 8, NULL, 0, FALSE, &kept);
-  ck_assert_msg(!w2, "%s", w2);
+  simulate_ok(&p, &e, 8, &kept);
   ck_assert_double_eq(kept.maintenances, 16);
   ck_assert_close(kept.maintenance, 5625.0 / 57600, 0.02);
   ck_assert_double_eq_tol(kept.availability, 1 - kept.maintenance, 1e-12);

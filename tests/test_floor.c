@@ -33,11 +33,27 @@ static void evaluate_text(const char *text, GPtrArray *rows, int series_point, G
   profile_clear(&prof);
 }
 
+static void row_free(ResultRow *r)
+{
+  result_row_clear(r);
+  g_free(r);
+}
+
 static void rows_free(GPtrArray *rows)
 {
   for (guint i = 0; i < rows->len; i++)
-    result_row_clear(rows->pdata[i]), g_free(rows->pdata[i]);
+    row_free(rows->pdata[i]);
   g_ptr_array_unref(rows);
+}
+
+/* The first point of TEXT evaluated: its row, newly allocated (row_free). */
+static ResultRow *first_row(const char *text)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new();
+  evaluate_text(text, rows, -1, NULL);
+  ResultRow *r = g_ptr_array_steal_index(rows, 0);
+  rows_free(g_steal_pointer(&rows));
+  return r;
 }
 
 static const char *const FLOOR_384 =
@@ -118,23 +134,19 @@ END_TEST
  * engines of 8), and one whose size depends on what it draws, are refused with the numbers. */
 START_TEST(floor_that_cannot_be_sized)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new();
-  evaluate_text("name: f\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
-                "workload: {arrival: {kind: poisson, rate: 1 req/s}, duration: 1 min}\n"
-                "serving: {aggregated: {workers: 8, tp: 8}}\n"
-                "factory: {gpus: 16, floor: {simulate: true}}\n", rows, -1, NULL);
-  const ResultRow *r = rows->pdata[0];
+  ResultRow *r = first_row("name: f\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
+                           "workload: {arrival: {kind: poisson, rate: 1 req/s}, duration: 1 min}\n"
+                           "serving: {aggregated: {workers: 8, tp: 8}}\n"
+                           "factory: {gpus: 16, floor: {simulate: true}}\n");
   ck_assert_int_eq(r->status, OUTCOME_INFEASIBLE);
   ck_assert_msg(strstr(r->reason, "32 GPUs hold no copy of the 64-GPU deployment"), "%s", r->reason);
-  rows_free(g_steal_pointer(&rows));
-  rows = g_ptr_array_new();
-  evaluate_text("name: f\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
+  row_free(r);
+  r = first_row("name: f\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
                 "workload: {arrival: {kind: poisson, rate: 1 req/s}, duration: 1 min}\n"
-                "factory: {provisioning: drawn, floor: {simulate: true}}\n", rows, -1, NULL);
-  r = rows->pdata[0];
+                "factory: {provisioning: drawn, floor: {simulate: true}}\n");
   ck_assert_int_eq(r->status, OUTCOME_INFEASIBLE);
   ck_assert_msg(strstr(r->reason, "give factory.gpus"), "%s", r->reason);
-  rows_free(g_steal_pointer(&rows));
+  row_free(r);
 }
 END_TEST
 
@@ -282,9 +294,7 @@ static ResultRow *alone(const char *model, int tp, int batch, double rate)
     "  duration: 4 min\n"
     "serving: {precision: fp8, router: queue, aggregated: {workers: 1, tp: %d, max_batch: %d}}\n"
     "factory: {gpus: 32, floor: {simulate: true, sample_engines: 0}}\n", model, rate, tp, batch);
-  g_autoptr(GPtrArray) rows = g_ptr_array_new();
-  evaluate_text(text, rows, -1, NULL);
-  return g_ptr_array_steal_index(rows, 0);
+  return first_row(text);
 }
 
 /* Without moves the deployments on a floor meet nowhere but in its totals: each serves what it would
@@ -309,7 +319,7 @@ START_TEST(deployments_without_moves_are_independent)
   ck_assert_double_eq(floor_row->tpot_p50_ms, big->tpot_p50_ms);
   ck_assert_ptr_nonnull(strstr(floor_row->deployments, "llama-3.1-8b (50% of the GPUs"));
   ck_assert_ptr_nonnull(strstr(floor_row->config, "llama-3.1-8b: agg 32x tp1"));
-  result_row_clear(big), result_row_clear(small), g_free(big), g_free(small);
+  row_free(big), row_free(small);
   rows_free(g_steal_pointer(&rows));
 }
 END_TEST
@@ -390,25 +400,21 @@ START_TEST(shared_floor_refusals)
       "serving: {aggregated: {tp: 8}}\n"
       "deployments: [{model: llama-3.1-8b, share: %s}]\n"
       "factory: {gpus: 8, floor: {simulate: %s}}\n", cases[i].share, cases[i].other_share, cases[i].floor);
-    g_autoptr(GPtrArray) rows = g_ptr_array_new();
-    evaluate_text(text, rows, -1, NULL);
-    const ResultRow *r = rows->pdata[0];
+    ResultRow *r = first_row(text);
     ck_assert_int_eq(r->status, OUTCOME_INFEASIBLE);
     ck_assert_msg(g_str_has_prefix(r->reason, cases[i].want), "got %s", r->reason);
-    rows_free(g_steal_pointer(&rows));
+    row_free(r);
   }
   /* a deployment that ran but finished nothing (one request in 1,000 s, for a minute): the floor's
    * row has no figures for it, and says which */
-  g_autoptr(GPtrArray) rows = g_ptr_array_new();
-  evaluate_text("name: n\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\n"
-                "workload: {arrival: {kind: poisson, rate: 5 req/s}, duration: 1 min}\n"
-                "deployments: [{workload: {arrival: {rate: 0.001 req/s}}}]\n"
-                "factory: {gpus: 16, floor: {simulate: true, sample_engines: 0}}\n", rows, -1, NULL);
-  const ResultRow *r = rows->pdata[0];
+  ResultRow *r = first_row("name: n\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\n"
+                           "workload: {arrival: {kind: poisson, rate: 5 req/s}, duration: 1 min}\n"
+                           "deployments: [{workload: {arrival: {rate: 0.001 req/s}}}]\n"
+                           "factory: {gpus: 16, floor: {simulate: true, sample_engines: 0}}\n");
   ck_assert_int_eq(r->status, OUTCOME_UNSUPPORTED);
   ck_assert_str_eq(r->reason, "deployment 2 (llama-3.1-8b): no request completed inside the measurement window (more requests?)");
   ck_assert_ptr_nonnull(strstr(r->deployments, "0% held on average): unsupported"));
-  rows_free(g_steal_pointer(&rows));
+  row_free(r);
 }
 END_TEST
 
