@@ -39,7 +39,7 @@ static const KtKey keys[] = {
   INT("moe.experts_per_token", experts_per_token, "0", "routed experts each token uses (top-k)", KT_NONNEG),
   INT("moe.shared_experts", shared_experts, "0", "experts every token uses", KT_NONNEG),
   INT("moe.expert_intermediate", expert_intermediate, "0", "expert FFN intermediate size", KT_NONNEG),
-  { "moe.load_cv", KT_NUMBER, DIM_NONE, "0", "spread of the experts' popularity: coefficient of variation of their shares of the routing (0 = uniform; hot experts load their GPUs, moe.h)", O(load_cv), NULL, KT_NONNEG, NULL, NULL, 100, 0 },
+  { "moe.load_cv", KT_NUMBER, DIM_NONE, "0", "spread of the experts' popularity: coefficient of variation of their shares of the routing (0 = uniform; hot experts load their GPUs, and a batch touches fewer distinct experts, moe.h)", O(load_cv), NULL, KT_NONNEG, NULL, NULL, 100, 0 },
   INT("mtp_layers", mtp_layers, "0", "multi-token-prediction heads", KT_NONNEG),
   { "params", KT_GROUP, 0, NULL, "published parameter counts", 0, NULL, 0, NULL, NULL, 0, 0 },
   { "params.total", KT_NUMBER, DIM_NONE, NULL, "total parameters (without MTP heads)", O(params_total), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },

@@ -3,12 +3,18 @@
 
 #include <math.h>
 
-double moe_expected_experts(int experts, int k, double tokens)
+double moe_expected_experts(int experts, int k, double tokens, double cv)
 {
   if (experts <= 0 || k <= 0 || tokens <= 0)
     return 0;
   /* log1p keeps (1 - k/E)^T accurate when k/E is small */
-  return experts * -expm1(tokens * log1p(-(double)k / experts));
+  double lambda = -tokens * log1p(-(double)k / experts); /* (1 - k/E)^T = exp(-lambda) */
+  if (cv <= 0)
+    return experts * -expm1(-lambda);
+  /* popularity x ~ Gamma(1/cv^2, cv^2), mean 1: an expert is missed with probability
+   * E[exp(-lambda x)] = (1 + lambda cv^2)^(-1/cv^2); one token still picks K distinct experts */
+  double v = cv * cv, missed = exp(-log1p(lambda * v) / v);
+  return fmax(experts * (1 - missed), k * fmin(tokens, 1.0));
 }
 
 /* Expected maximum of M independent standard normals, at M = 1, 2, 4, ... 1024 (numerical

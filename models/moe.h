@@ -13,7 +13,9 @@
  *
  * Experts are not equally popular either (hot experts): each expert's share of the routing varies
  * around 1/E with a coefficient of variation CV (the model's moe.load_cv), so a group of n experts
- * carries its mean share with a relative spread CV / sqrt(n) on top of the sampling spread. EPLB
+ * carries its mean share with a relative spread CV / sqrt(n) on top of the sampling spread, and a
+ * batch's picks pile onto the popular experts: fewer distinct experts run (and read their weights)
+ * than under uniform routing, each with more tokens. EPLB
  * (DeepSeek's expert-parallel load balancer, TensorRT-LLM's and SGLang's) places experts by their
  * measured load and copies the hottest into R redundant slots: the group loads then differ by what
  * the packing of m = (E + R) / G slots per group leaves, about a slot's spread over m,
@@ -29,8 +31,12 @@
 
 #include <glib.h>
 
-/* Expected distinct experts (of E, top-K routing) that TOKENS tokens touch. */
-double moe_expected_experts(int experts, int k, double tokens);
+/* Expected distinct experts (of E, top-K routing) that TOKENS tokens touch, the experts' popularity
+ * spread by CV (moe.load_cv; 0 = uniform). Hot experts take more of the picks, so a batch touches
+ * fewer distinct experts than under uniform routing: each expert's share is taken as Gamma-
+ * distributed around 1/E with that CV, which misses an expert with probability
+ * (1 + lambda CV^2)^(-1/CV^2) where uniform routing misses it with exp(-lambda) = (1 - k/E)^T. */
+double moe_expected_experts(int experts, int k, double tokens, double cv);
 /* Expected distinct experts in the busiest of GROUPS equal groups of the experts, when TOUCHED of
  * them run (moe_expected_experts). */
 double moe_busiest_group_experts(int experts, double touched, int groups);

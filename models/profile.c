@@ -66,8 +66,10 @@ static const KtKey keys[] = {
    * 1 MB all-reduce on 8 x H200 (53 GB/s bus bandwidth: 33 us, 28 us of it besides the bytes).
    * Blackwell: B200's cuBLAS BF16 and FP8 (77.6%, 76.3%), GB200's FP4 (76%) and HBM copy (92%),
    * FlashAttention-4 on B200 (71%), NCCL's 1 MB all-reduce on 4 x GB200 (80.5 GB/s: 16.5 us
-   * besides the bytes); the block-scaled factor is the H200's, an estimate; half-peak rows twice
-   * the H200's, as tcgen05's full-rate tile has 128 rows to wgmma's 64, an estimate. Grouped
+   * besides the bytes); the block-scaled factor is the H200's, an estimate; half-peak rows the
+   * H200's, an estimate: small-M GEMMs run with the tokens on the MMA's N side (swap-AB, 8-256
+   * columns) on both, so tcgen05's 128-row M does not set their knee (twice the H200's fitted
+   * the rows worse, docs/validation.md). Grouped
    * (expert) GEMM tiles of 64 token rows on both: Hopper's CUTLASS and DeepGEMM kernels run
    * wgmma's 64 rows; Blackwell's trtllm-gen MoE kernels (TensorRT-LLM, FlashInfer) put the tokens
    * on the MMA's N side in tiles of at most 64 ("tile_tokens_dim ... capped to 8-64"). Their
@@ -76,10 +78,10 @@ static const KtKey keys[] = {
    * Blackwell's. Rubin and Rubin Ultra: Blackwell's, not measured. (../shared/data/reference.md
    * D.1-D.4.) */
   ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "0.75", "28 us"),
-  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "92", "64", "0.71", "16.5 us"),
-  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "92", "64", "0.71", "16.5 us"),
-  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "92", "64", "0.71", "16.5 us"),
-  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "92", "64", "0.71", "16.5 us"),
+  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "0.71", "16.5 us"),
+  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "46", "64", "0.71", "16.5 us"),
+  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "0.71", "16.5 us"),
+  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "0.71", "16.5 us"),
   /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
    * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
    * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. TensorRT-LLM's

@@ -167,7 +167,7 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
     return 0;
   int g = engine_stage_gpus(e), mtp = engine_moe_tp(e);
   double w_b = precision_bytes(e->precision), pe = llm_expert_params(m);
-  double touched = moe_expected_experts(m->experts, m->experts_per_token, tokens);
+  double touched = moe_expected_experts(m->experts, m->experts_per_token, tokens, m->load_cv);
   double rows = tokens * m->experts_per_token / touched; /* tokens per touched expert */
   /* the busiest expert-parallel group sets the pace: its share of the tokens (sampling and hot
    * experts) and of the touched experts, uneven while few experts are touched (moe.h) */

@@ -155,15 +155,32 @@ END_TEST
  * T = 1024: 256 (1 - 0.96875^1024) = 256 - 256 x 7.6e-15: every expert. */
 START_TEST(expected_experts)
 {
-  ck_assert_close(moe_expected_experts(256, 8, 1), 8, 1e-12);
-  ck_assert_close(moe_expected_experts(256, 8, 64), 222.44250, 1e-6);
-  ck_assert_close(moe_expected_experts(256, 8, 1024), 256, 1e-9);
-  ck_assert_close(moe_expected_experts(256, 8, 0), 0, 1e-12);
-  /* never more than all of them, always at least top-k for one token */
-  for (double t = 1; t < 5000; t *= 1.7) {
-    double x = moe_expected_experts(128, 4, t);
-    ck_assert(x >= 4 - 1e-9 && x <= 128 + 1e-9);
-  }
+  ck_assert_close(moe_expected_experts(256, 8, 1, 0), 8, 1e-12);
+  ck_assert_close(moe_expected_experts(256, 8, 64, 0), 222.44250, 1e-6);
+  ck_assert_close(moe_expected_experts(256, 8, 1024, 0), 256, 1e-9);
+  ck_assert_close(moe_expected_experts(256, 8, 0, 0), 0, 1e-12);
+  /* never more than all of them, always at least top-k for one token, popular experts or not */
+  for (double cv = 0; cv <= 2; cv += 0.5)
+    for (double t = 1; t < 5000; t *= 1.7) {
+      double x = moe_expected_experts(128, 4, t, cv);
+      ck_assert(x >= 4 - 1e-9 && x <= 128 + 1e-9);
+    }
+}
+END_TEST
+
+/* Hot experts: popularity Gamma-spread with CV 0.5 (DeepSeek-R1's moe.load_cv), top-8 of 256.
+ * T = 32: lambda = -32 ln(1 - 8/256) = 32 x 0.03174870 = 1.0159583; uniform routing misses an
+ * expert with exp(-1.0159583) = 0.3620472, i.e. 256 x 0.6379528 = 163.31385 touched. Spread:
+ * (1 + 1.0159583 x 0.25)^(-1/0.25) = 1.2539896^-4 = exp(-4 x 0.2263301) = 0.4044122 missed, so
+ * 256 x 0.5955878 = 152.47047 touched: 6.6% fewer weights to read.
+ * T = 1: the formula gives 7.97; one token's top-8 are 8 distinct experts, the floor. */
+START_TEST(expected_experts_popular)
+{
+  ck_assert_close(moe_expected_experts(256, 8, 32, 0), 163.31385, 1e-4);
+  ck_assert_close(moe_expected_experts(256, 8, 32, 0.5), 152.47047, 1e-4);
+  ck_assert_close(moe_expected_experts(256, 8, 1, 0.5), 8, 1e-12);
+  /* the more skewed the routing, the fewer experts a batch touches */
+  ck_assert(moe_expected_experts(256, 8, 32, 1.0) < moe_expected_experts(256, 8, 32, 0.5));
 }
 END_TEST
 
@@ -178,17 +195,17 @@ END_TEST
  * One group (tensor-parallel experts): the mean. */
 START_TEST(busiest_expert_group)
 {
-  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4), 8), 6.426354, 1e-5);
+  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4, 0), 8), 6.426354, 1e-5);
   MoePlacement even = { .experts = 256, .k = 8, .groups = 8 }, one = { .experts = 256, .k = 8, .groups = 1 };
   ck_assert_close(moe_busiest_group_load(&even, 4), 1.665828, 1e-5);
-  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 1024), 8), 32, 1e-9);
+  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 1024, 0), 8), 32, 1e-9);
   ck_assert_close(moe_busiest_group_load(&even, 1024), 1.041614, 1e-5);
-  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4), 1), moe_expected_experts(256, 8, 4), 1e-12);
+  ck_assert_close(moe_busiest_group_experts(256, moe_expected_experts(256, 8, 4, 0), 1), moe_expected_experts(256, 8, 4, 0), 1e-12);
   ck_assert_close(moe_busiest_group_load(&one, 4), 1, 1e-12);
   /* between the mean and the whole group, for any batch and group count */
   for (int g = 2; g <= 256; g *= 2)
     for (double t = 1; t < 5000; t *= 1.9) {
-      double mean = moe_expected_experts(256, 8, t) / g, x = moe_busiest_group_experts(256, mean * g, g);
+      double mean = moe_expected_experts(256, 8, t, 0) / g, x = moe_busiest_group_experts(256, mean * g, g);
       ck_assert(x >= mean - 1e-9 && x <= 256.0 / g + 1e-9);
     }
 }
@@ -780,7 +797,8 @@ static double prompt_moe_time(const Catalog *c, const char *sys, const Profile *
  * 1.13939 ms a layer (its weights, 0.294 ms, read faster). The shared expert is one GEMM of 1,024
  * rows at 1024 / (1024 + 64) of the rate: 2 x 1024 x 44,040,192 / 8 / (1979e12 x 0.1 x 1024/1088)
  * = 0.060530 ms. 58 MoE layers: 69.596 ms. At the stack layer's moe share 0.5 the routed part
- * takes twice as long. */
+ * takes twice as long. (DeepSeek-R1's hot experts, moe.load_cv 0.5, leave 0.04 of the 256 experts
+ * untouched at 8,192 picks: 1e-4 of the time, within the tolerance.) */
 START_TEST(grouped_gemm_tiles)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -790,9 +808,9 @@ START_TEST(grouped_gemm_tiles)
   double routed = 2.0 * 1024 * 8 * 44040192.0 / 8 / (1979e12 * 0.1 * 32 / 80);
   double shared = 2.0 * 1024 * 44040192.0 / 8 / (1979e12 * 0.1 * 1024 / 1088);
   ck_assert_close(58 * (routed + shared), 69.596e-3, 1e-4);
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (routed + shared), 5e-4);
   prof.on[ARCH_HOPPER].moe = 0.5;
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (2 * routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (2 * routed + shared), 5e-4);
   profile_clear(&prof);
 }
 END_TEST
@@ -812,7 +830,7 @@ START_TEST(grouped_gemm_tiles_blackwell)
   profile_defaults(&shipped);
   prof.arch[ARCH_BLACKWELL].grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
   prof.arch[ARCH_BLACKWELL].fp8_block_efficiency = 0.1;
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 30.607e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 30.607e-3, 5e-4); /* hot experts: above */
   profile_clear(&prof);
   profile_clear(&shipped);
 }
@@ -1025,6 +1043,7 @@ int main(void)
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
+  tcase_add_test(tc, expected_experts_popular);
   tcase_add_test(tc, busiest_expert_group);
   tcase_add_test(tc, hot_experts_and_eplb);
   tcase_add_test(tc, token_groups);
