@@ -269,6 +269,9 @@ static double handoff_moves(const Catalog *c, const Recipes *rec, int users, int
   prediction_clear(&pr);
   double before = fit_loss(rows, &p);
   p.stack[STACK_TRTLLM].handoff_overhead *= 2;
+  validate_predict(rows->pdata[0], &p, &pr); /* the longer handoff leaves the row where it was */
+  ck_assert(busy ? pr.pool_load > 0.6 : pr.pool_load < 0.2);
+  prediction_clear(&pr);
   double moved = fit_loss(rows, &p) - before;
   profile_clear(&p);
   return moved;
