@@ -105,6 +105,10 @@ typedef struct {
    * eagerly); N > 0 = any step of up to N tokens (vLLM's piecewise graphs, 512 by default) */
   double graph_max_tokens;
   double moe_layer_overhead;  /* s more per MoE layer: routing, permutes, the extra kernels */
+  /* s more per expert all-to-all (each dispatch and each combine) of an attention-DP engine: what
+   * the stack's all-to-all kernels take beyond a collective's latency and their bytes (SGLang's
+   * DeepEP, TensorRT-LLM's NVLink all-to-all: signalling every peer, the per-expert layout) */
+  double alltoall_overhead;
   Precision kv_cache;         /* the KV cache the stack uses unless told (serving below BF16) */
   /* factor on the rates the stack's kernels reach, TensorRT-LLM's being the reference (1): the
    * architecture's stack layer is fitted for it */

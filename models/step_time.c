@@ -277,10 +277,12 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
                  layers / atp;
   out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
   out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
+  const StackProfile *sp = &e->prof->stack[e->stack];
   double c = comm_time(e, r, b, tokens, rank_tokens, layers, moe_layers);
+  if (e->dp_attention && g > 1) /* each MoE layer's dispatch and combine */
+    c += moe_layers * 2 * sp->alltoall_overhead;
   out->comm += c;
   out->busy += c * e->sys->comm_power;
-  const StackProfile *sp = &e->prof->stack[e->stack];
   double per_layer = sp->layer_overhead + (in_graph(e, b, tokens) ? 0 : sp->eager_layer_overhead);
   out->overhead += (layers * per_layer + moe_layers * sp->moe_layer_overhead) * gpu_overhead_scale(e);
 }

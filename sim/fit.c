@@ -74,6 +74,7 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
 typedef struct {
   gboolean arch[N_ARCH], fp4[N_ARCH], moe[N_ARCH], fp8_block[N_ARCH];
   gboolean stack[N_STACK], disaggregated[N_STACK]; /* rows of the stack; disaggregated rows of it */
+  gboolean alltoall[N_STACK]; /* rows of the stack with an attention-DP engine of more than one GPU */
   gboolean mtp;
 } Used;
 
@@ -90,6 +91,8 @@ static void used(GPtrArray *rows, Used *u)
     u->fp8_block[r->sys->arch] |= r->decode.precision == PREC_FP8 && r->model->fp8_block > 0;
     u->stack[r->decode.stack] = TRUE;
     u->disaggregated[r->decode.stack] |= r->disaggregated;
+    u->alltoall[r->decode.stack] |= (r->decode.dp_attention && r->decode.gpus > 1) ||
+                                    (r->disaggregated && r->prefill.dp_attention && r->prefill.gpus > 1);
     u->mtp |= r->draft_tokens != 0;
   }
 }
@@ -186,6 +189,8 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
     ADD(sp->layer_overhead, 1e-6, 300e-6);
     ADD(sp->eager_layer_overhead, 1e-7, 300e-6);
     ADD(sp->moe_layer_overhead, 1e-6, 300e-6);
+    if (u.alltoall[s])
+      ADD(sp->alltoall_overhead, 1e-6, 1e-3);
     if (s != STACK_TRTLLM) /* the reference the architectures' shares are fitted for */
       ADD(sp->kernel_efficiency, 0.5, 1.0);
     ADD(sp->request_overhead, 1e-3, 0.5);
@@ -220,6 +225,7 @@ static void carry_forward(GPtrArray *rows, Profile *p)
   static const size_t carried[] = {
     offsetof(StackProfile, kernel_efficiency), offsetof(StackProfile, step_overhead),
     offsetof(StackProfile, layer_overhead),    offsetof(StackProfile, moe_layer_overhead),
+    offsetof(StackProfile, alltoall_overhead),
     offsetof(StackProfile, host_overhead),     offsetof(StackProfile, eager_layer_overhead),
     offsetof(StackProfile, request_overhead),  offsetof(StackProfile, handoff_overhead),
     offsetof(StackProfile, mtp_acceptance),

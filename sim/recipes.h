@@ -40,6 +40,9 @@ typedef struct {
   int expert_slots;            /* the decode engine's EPLB slots (0: none), or -1: not set */
   double decode_rank_batch;    /* disaggregated: sequences a decode attention rank runs at most; NAN: not set */
   double kv_memory_fraction;   /* the fraction the stack's KV-pool rule took on every engine; NAN: the stack's */
+  /* ep: engine. Every attention-DP engine of the row that records EP 1 spreads its experts over all
+   * its GPUs (the recipes' ep-size = dp-size = tp-size); the rows' EP column says 1 for them */
+  gboolean ep_engine;
 } RecipeSettings;
 
 typedef struct {

@@ -101,6 +101,10 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->load.chunk = s.chunk;
   if (s.kv_cache >= 0)
     r->kv_asked = (KvPrecision)(s.kv_cache + 1); /* KvPrecision is Precision after KVP_AUTO */
+  Engine *engines[] = { &r->decode, r->disaggregated ? &r->prefill : NULL };
+  for (int i = 0; s.ep_engine && i < 2; i++) /* before the slots, which want EP > 1 */
+    if (engines[i] && engines[i]->dp_attention && engines[i]->ep == 1)
+      engines[i]->ep = engines[i]->gpus;
   if (s.expert_slots >= 0 && r->decode.ep > 1)
     r->decode.expert_slots = s.expert_slots;
   if (!isnan(s.kv_memory_fraction))

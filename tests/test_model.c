@@ -320,6 +320,21 @@ START_TEST(wide_ep_alltoall)
   step_time(&e, &b, &t);
   ck_assert_close(moe_token_groups(256, 8, 16), 6.523280, 1e-6);
   ck_assert_close(t.comm, 58 * 1.481387e-6 * 13.04656 / 8 + 3 * 7.900868e-6, 1e-5);
+  /* the stack's all-to-all kernels, 20 us more a call: 58 MoE layers x (dispatch + combine) x 20 us
+   * = 2.32 ms more on the attention-DP engine; a TP engine's all-reduces do not pay it */
+  double before = t.comm;
+  for (int s = 0; s < N_STACK; s++)
+    prof.stack[s].alltoall_overhead = 20e-6;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.comm, before + 58 * 2 * 20e-6, 1e-9);
+  Engine tp = engine(c, "gb200-nvl72", "deepseek-r1", PREC_FP8, 8, &prof);
+  b.decode_seqs = 64;
+  step_time(&tp, &b, &t);
+  before = t.comm;
+  for (int s = 0; s < N_STACK; s++)
+    prof.stack[s].alltoall_overhead = 0;
+  step_time(&tp, &b, &t);
+  ck_assert_close(t.comm, before, 1e-12);
   profile_clear(&prof);
 }
 END_TEST

@@ -147,6 +147,8 @@ START_TEST(inferencex_launch_settings)
     "dis3,inferencex,b200-hgx8,24,deepseek-r1,fp4,1024,1024,1214,concurrency,disagg,,,,1,4,4,1,2,8,8,1,8,16,mtp,dynamo-trt,500,60,300\n"
     "dis4,inferencex,b200-hgx8,24,deepseek-r1,fp4,1024,1024,128,concurrency,disagg,,,,1,4,4,1,2,8,8,0,8,16,mtp,dynamo-trt,500,60,300\n"
     "dis5,inferencex,b200-hgx8,16,deepseek-r1,fp8,1024,1024,64,concurrency,disagg,,,,1,8,8,0,1,8,8,0,8,8,mtp,dynamo-sglang,500,60,300\n"
+    "dis6,inferencex,gb200-nvl72,48,deepseek-r1,fp8,1024,1024,4096,concurrency,disagg,,,,2,1,1,1,1,1,1,1,16,32,none,dynamo-sglang,2100,29,1000\n"
+    "dis7,inferencex,gb200-nvl72,20,deepseek-r1,fp8,1024,1024,128,concurrency,disagg,,,,1,1,1,1,4,1,1,1,4,16,none,dynamo-sglang,280,49,500\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
     "oss1,inferencex,h200-sxm-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,vllm,3000,50,100\n"
     "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n"
@@ -185,6 +187,17 @@ START_TEST(inferencex_launch_settings)
   ck_assert_double_eq(row_of(rows, "dis5")->decode.kv_fraction, 0.82);
   ck_assert_double_eq(row_of(rows, "dis5")->prefill.kv_fraction, 0.82);
   ck_assert_double_eq(d1->decode.kv_fraction, 0);
+  /* GB200's Dynamo-SGLang recipes spread the experts of every attention-DP worker over its GPUs
+   * (ep-size = dp-size) and give the decode worker 32 redundant experts, where the rows record EP 1:
+   * dis6, two 8-GPU prefill workers and a 32-GPU decode worker, EP 8 and EP 32 with 256 + 32 slots.
+   * A 4-GPU decode worker (dis7) is not one of them, nor a B200 engine that records its EP (dis5). */
+  const ValRow *d6 = row_of(rows, "dis6"), *d7 = row_of(rows, "dis7"), *d5 = row_of(rows, "dis5");
+  ck_assert_int_eq(d6->prefill.ep, 8);
+  ck_assert_int_eq(d6->decode.ep, 32);
+  ck_assert_int_eq(d6->decode.expert_slots, 288);
+  ck_assert_int_eq(d6->prefill.expert_slots, 0);
+  ck_assert(d7->prefill.ep == 1 && d7->decode.ep == 1 && d7->decode.expert_slots == 0);
+  ck_assert(d5->prefill.ep == 8 && d5->decode.ep == 8 && d5->decode.expert_slots == 0);
   const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
   ck_assert(o1->launch && o1->overlap == 1 && o1->load.chunk == 8192 && o1->load.max_batch == 64);
   ck_assert(o1->kv_asked == KVP_BF16 && o1->batch_wait_timeout == 0);
@@ -470,6 +483,7 @@ START_TEST(bad_recipes)
       ":2:62: expected expert slots up to 1048576" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {kv_memory_fraction: 1.5}}\n",
       ":2:68: expected a fraction above 0, up to 1" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {ep: 8}}\n", ":2:52: expected engine" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {decode_rank_batch: floor}}\n",
       ":2:67: expected a number >= 0 or graph-floor" },
     { "recipes:\n  - {id: a, source: s, when: {concurrency: {over: 3}}, set: {chunk: 1}}\n",
