@@ -226,10 +226,11 @@ static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   if (!e->dp_attention) /* after attention and after the FFN / experts */
     return layers * 2 * comm_allreduce(&r->links, g, act);
   /* attention data-parallel: experts by all-to-all (FP8 dispatch, BF16 combine), as long as the
-   * busiest rank's share takes; dense FFNs gather and scatter the tokens, which costs what an
-   * all-reduce does */
+   * busiest rank's share takes, and what the stack's all-to-all kernels add to each; dense FFNs
+   * gather and scatter the tokens, which costs what an all-reduce does */
   double per_gpu = rank_tokens * dispatch_copies(e, b->prefill_tokens <= 0) * m->hidden;
-  double a2a = comm_alltoall(&r->links, g, per_gpu * 1.0) + comm_alltoall(&r->links, g, per_gpu * 2.0);
+  double a2a = comm_alltoall(&r->links, g, per_gpu * 1.0) + comm_alltoall(&r->links, g, per_gpu * 2.0) +
+               2 * e->prof->stack[e->stack].alltoall_overhead;
   return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
 }
 
@@ -277,12 +278,10 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
                  layers / atp;
   out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
   out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
-  const StackProfile *sp = &e->prof->stack[e->stack];
   double c = comm_time(e, r, b, tokens, rank_tokens, layers, moe_layers);
-  if (e->dp_attention && g > 1) /* each MoE layer's dispatch and combine */
-    c += moe_layers * 2 * sp->alltoall_overhead;
   out->comm += c;
   out->busy += c * e->sys->comm_power;
+  const StackProfile *sp = &e->prof->stack[e->stack];
   double per_layer = sp->layer_overhead + (in_graph(e, b, tokens) ? 0 : sp->eager_layer_overhead);
   out->overhead += (layers * per_layer + moe_layers * sp->moe_layer_overhead) * gpu_overhead_scale(e);
 }

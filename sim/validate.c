@@ -78,6 +78,13 @@ static gboolean engine_from(ValRow *r, const Cell *c, Engine *e, const char *poo
   return TRUE;
 }
 
+/* recipes.h, ep: engine: an attention-DP engine recorded at EP 1 spreads its experts over its GPUs. */
+static void ep_over_engine(Engine *e)
+{
+  if (e->dp_attention && e->ep == 1)
+    e->ep = e->gpus;
+}
+
 /* The launch settings the row's benchmark gave its engines (recipes.h), put into the row. */
 static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, gboolean mtp)
 {
@@ -101,10 +108,11 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->load.chunk = s.chunk;
   if (s.kv_cache >= 0)
     r->kv_asked = (KvPrecision)(s.kv_cache + 1); /* KvPrecision is Precision after KVP_AUTO */
-  Engine *engines[] = { &r->decode, r->disaggregated ? &r->prefill : NULL };
-  for (int i = 0; s.ep_engine && i < 2; i++) /* before the slots, which want EP > 1 */
-    if (engines[i] && engines[i]->dp_attention && engines[i]->ep == 1)
-      engines[i]->ep = engines[i]->gpus;
+  if (s.ep_engine) { /* before the slots, which want EP > 1 */
+    ep_over_engine(&r->decode);
+    if (r->disaggregated)
+      ep_over_engine(&r->prefill);
+  }
   if (s.expert_slots >= 0 && r->decode.ep > 1)
     r->decode.expert_slots = s.expert_slots;
   if (!isnan(s.kv_memory_fraction))
