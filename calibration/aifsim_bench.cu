@@ -22,8 +22,8 @@
  *   gemm    bf16, fp8 (per-tensor scales), fp8block (DeepSeek's 128 x 128 weight blocks and 1 x 128
  *           activation groups), fp4 (NVFP4, Blackwell and later): M tokens, N x K weights, BYTES =
  *           weight bytes
- *   grouped bf16: expert GEMMs batched over E experts, M rows per expert, N x K weights each,
- *           BYTES = all E experts' weight bytes
+ *   grouped bf16, and fp8 and fp8block (Hopper and later, cuBLASLt): expert GEMMs batched over E
+ *           experts, M rows per expert, N x K weights each, BYTES = all E experts' weight bytes
  *   attn    decode: M = batch, N = context tokens; prefill: M = tokens, N = heads, K = head
  *           dimension, BYTES = the score matrices' bytes, SECONDS = both unfused products
  *   launch, h2d, d2h, p2p (peer copies)
@@ -363,8 +363,17 @@ typedef struct {
   int found;
 } LtGemm;
 
+static void lt_set_batch(cublasLtMatrixLayout_t l, int batch, long long stride)
+{
+  int32_t b = batch;
+  int64_t st = stride;
+  cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &b, sizeof b);
+  cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &st, sizeof st);
+}
+
+/* BATCH > 1: that many GEMMs of the shape, each on its own weights, rows and output (strided). */
 static void lt_plan(cublasLtHandle_t lt, LtGemm *g, int m, int n, int k, LtKind kind, const void *a_scale,
-                    const void *b_scale, size_t ws_bytes)
+                    const void *b_scale, size_t ws_bytes, int batch)
 {
   cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
   memset(g, 0, sizeof *g);
@@ -384,6 +393,11 @@ static void lt_plan(cublasLtHandle_t lt, LtGemm *g, int m, int n, int k, LtKind 
   cublasLtMatrixLayoutCreate(&g->la, in, k, n, k);
   cublasLtMatrixLayoutCreate(&g->lb, in, k, m, k);
   cublasLtMatrixLayoutCreate(&g->lc, CUDA_R_16BF, n, m, n);
+  if (batch > 1) {
+    lt_set_batch(g->la, batch, (long long)n * k);
+    lt_set_batch(g->lb, batch, (long long)m * k);
+    lt_set_batch(g->lc, batch, (long long)n * m);
+  }
   cublasLtMatmulPreference_t pref;
   cublasLtMatmulPreferenceCreate(&pref);
   cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes);
@@ -443,7 +457,7 @@ static void gemm_lt(Timer *t, const int *ms, int nm, const int (*nk)[2], int nnk
         if (i > 0 && (ms[i - 1] < 16 ? 16 : ms[i - 1]) >= m)
           continue; /* already timed at this padded size */
         LtGemm g;
-        lt_plan(lt, &g, m, n, k, (LtKind)kind, sa, sb, ws_bytes);
+        lt_plan(lt, &g, m, n, k, (LtKind)kind, sa, sb, ws_bytes, 1);
         double best = 1e30;
         for (int r = 0; g.found && r < reps + 1; r++) {
           CK(cudaEventRecord(t->start));
@@ -470,6 +484,71 @@ static void gemm_lt(Timer *t, const int *ms, int nm, const int (*nk)[2], int nnk
     }
   CK(cudaFree(scales));
   CK(cudaFree(scales4));
+  CK(cudaFree(ws));
+  cublasLtDestroy(lt);
+}
+
+/* Grouped (expert) GEMMs in FP8 through cuBLASLt, E experts as one strided batch: per-tensor
+ * scales (fp8) and DeepSeek's block scaling (fp8block, the precision DeepSeek-R1's experts run in,
+ * as DeepGEMM's grouped kernels do). DeepSeek-R1's shapes at EP8 only, and the rows per expert
+ * decode and prefill batches give. Reported beside the BF16 grouped rows; a cuBLASLt without
+ * batched block scaling says so in a comment. */
+static void gemm_grouped_lt(Timer *t, int quick)
+{
+  static const int ms_full[] = { 16, 32, 64, 128, 256, 512 };
+  static const int ms_quick[] = { 16, 128 };
+  static const int shapes[][3] = { { 32, 4096, 7168 }, { 32, 7168, 2048 } };
+  const int *ms = quick ? ms_quick : ms_full;
+  int nm = quick ? 2 : 6, ns = quick ? 1 : 2;
+  cublasLtHandle_t lt;
+  if (cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS)
+    return;
+  size_t ws_bytes = 64u << 20;
+  const size_t n_scales = (size_t)16 << 20;
+  void *ws;
+  float *scales;
+  CK(cudaMalloc(&ws, ws_bytes));
+  CK(cudaMalloc(&scales, 2 * n_scales * sizeof(float)));
+  k_fill_scale<<<1024, 256>>>(scales, 2 * n_scales);
+  for (int s = 0; s < ns; s++) {
+    int e = shapes[s][0], n = shapes[s][1], k = shapes[s][2], m_max = ms[nm - 1];
+    void *w, *x, *c;
+    CK(cudaMalloc(&w, (size_t)e * n * k));
+    CK(cudaMalloc(&x, (size_t)e * k * m_max));
+    CK(cudaMalloc(&c, (size_t)e * n * m_max * 2));
+    k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)w, (size_t)e * n * k, 5);
+    k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)x, (size_t)e * k * m_max, 6);
+    CK(cudaGetLastError());
+    for (int kind = LT_FP8; kind <= LT_FP8_BLOCK; kind++)
+      for (int i = 0; i < nm; i++) {
+        int m = ms[i];
+        LtGemm g;
+        lt_plan(lt, &g, m, n, k, (LtKind)kind, scales, scales + n_scales, ws_bytes, e);
+        double best = 1e30;
+        for (int r = 0; g.found && r < reps + 1; r++) {
+          CK(cudaEventRecord(t->start));
+          int ok = lt_run(lt, &g, w, x, c, ws, ws_bytes);
+          CK(cudaEventRecord(t->stop));
+          if (!ok) {
+            g.found = 0;
+            break;
+          }
+          double sec = elapsed(t);
+          if (r > 0)
+            best = sec < best ? sec : best;
+        }
+        if (g.found && best < 1e30)
+          printf("grouped,%s,%d,%d,%d,%zu,%.9g\n", lt_names[kind], m, n, k, (size_t)e * n * k, best);
+        else
+          printf("# grouped %s %d %d %d x %d: no batched cuBLASLt algorithm on this GPU\n", lt_names[kind], m, n,
+                 k, e);
+        lt_free(&g);
+      }
+    CK(cudaFree(w));
+    CK(cudaFree(x));
+    CK(cudaFree(c));
+  }
+  CK(cudaFree(scales));
   CK(cudaFree(ws));
   cublasLtDestroy(lt);
 }
@@ -784,7 +863,7 @@ static void power(Timer *t, int sms, double seconds)
   k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)x, (size_t)d * d, 3);
   k_fill_fp8<<<1024, 256>>>((__nv_fp8_e4m3 *)y, (size_t)d * d, 4);
   LtGemm g8;
-  lt_plan(lt, &g8, d, d, d, LT_FP8, NULL, NULL, ws_bytes);
+  lt_plan(lt, &g8, d, d, d, LT_FP8, NULL, NULL, ws_bytes, 1);
   if (g8.found)
     power_phase(&nv, "compute-fp8", seconds, flops, [&] { lt_run(lt, &g8, x, y, z, ws, ws_bytes); });
   lt_free(&g8);
@@ -831,7 +910,8 @@ int main(int argc, char **argv)
   static const int nk_full[][2] = { { 4096, 4096 }, { 8192, 8192 }, { 28672, 8192 }, { 8192, 28672 } };
   static const int nk_quick[][2] = { { 8192, 8192 }, { 28672, 8192 } };
   const int *ms = quick ? ms_quick : ms_full;
-  int nm = quick ? 7 : 14, nnk = quick ? 2 : 4;
+  int nm = quick ? (int)(sizeof ms_quick / sizeof *ms_quick) : (int)(sizeof ms_full / sizeof *ms_full);
+  int nnk = quick ? 2 : 4;
   const int (*nk)[2] = quick ? nk_quick : nk_full;
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
@@ -844,8 +924,10 @@ int main(int argc, char **argv)
   attention_prefill(&t, h, lens, quick ? 2 : 3, 64);
   cublasDestroy(h);
   fflush(stdout);
-  if (p.major >= 9)
+  if (p.major >= 9) {
     gemm_lt(&t, ms, nm, nk, nnk, p.major >= 10);
+    gemm_grouped_lt(&t, quick);
+  }
   static const int batches[] = { 1, 16, 128 }, ctxs[] = { 1024, 8192, 32768 };
   attention(&t, p.multiProcessorCount, batches, quick ? 2 : 3, ctxs, quick ? 2 : 3);
   host_copies(&t, (size_t)256 << 20);

@@ -52,6 +52,7 @@ typedef struct {
   double grouped_tile_m;       /* rows of the grouped (expert) GEMMs' tile (0: not measured) */
   double grouped_rms_log_error; /* of the grouped GEMMs' fit */
   guint grouped_rows;
+  double grouped_bf16_flops, grouped_fp8_flops; /* FLOP/s, best rate of the grouped GEMMs (0: none) */
   double hbm_bw;               /* B/s, best streaming rate */
   double bf16_flops, fp8_flops, fp8_block_flops, fp4_flops; /* FLOP/s, best GEMM rate (0: none) */
   double nvlink_efficiency, collective_latency; /* from the collectives (when nccl_rows > 0) */
