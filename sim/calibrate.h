@@ -9,9 +9,11 @@
  * block-scaled FP8 with fp8_block_efficiency on top and NVFP4 (Blackwell) with fp4_efficiency,
  * fitted over every measured (M, N, K, precision) by least squares on log time with a fixed
  * time per GEMM beside it (launch, ramp and tail: the model counts those in the stack's
- * layer_overhead, so it is reported, not applied); grouped_tile_m from batched expert GEMMs of
- * DeepSeek-R1's and gpt-oss's shapes (the tile rows whose padding, moe_tile_rows, best explains how
- * their rate falls with few rows per expert, at the dense curve's BF16 rate); with two or more
+ * layer_overhead, so it is reported, not applied); the tile of batched expert GEMMs of
+ * DeepSeek-R1's and gpt-oss's shapes (the rows whose padding, moe_tile_rows, best explains how
+ * their rate falls with few rows per expert, at the dense curve's rate for their precision),
+ * reported and not written: cuBLAS's batched kernel is not the stacks' grouped kernel, whose tile
+ * grouped_tile_m holds (sim/calibrate.c says what an H200 measured); with two or more
  * GPUs, nvlink_efficiency and collective_latency from NCCL all-reduce and all-to-all times,
  * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
  * relative error. Launch
@@ -49,7 +51,7 @@ typedef struct {
   double fp8_efficiency;       /* factor on gemm_efficiency for FP8 (1 without both precisions) */
   double fp8_block_efficiency; /* further factor for block-scaled FP8 (0: not measured) */
   double fp4_efficiency;       /* NVFP4's share of the FP4 peak (0: not measured) */
-  double grouped_tile_m;       /* rows of the grouped (expert) GEMMs' tile (0: not measured) */
+  double grouped_tile_m;       /* rows of the batched expert GEMMs' tile (0: not measured); reported */
   double grouped_rms_log_error; /* of the grouped GEMMs' fit */
   guint grouped_rows;
   double grouped_bf16_flops, grouped_fp8_flops; /* FLOP/s, best rate of the grouped GEMMs (0: none) */

@@ -372,6 +372,13 @@ expect_err "measured hopper.hbm_efficiency,hopper.gemm_efficiency" "calibrate sa
 expect_err "aifsim fit ROWS.csv -p $out/h200-shipped.yaml" "calibrate prints the fit command"
 expect_err "fp8_block_efficiency 0.841" "calibrate measures block-scaled FP8"
 hopper() { sed -n '/^hopper:/,/^[a-z]/p' "$1"; }
+# the fifth H200's runs time grouped (expert) GEMMs: their tile is reported, and the profile keeps
+# the stacks' kernels' tile (cuBLAS's batched kernel is not theirs: docs/validation.md)
+expect_rc 0 "calibrate runs with grouped GEMMs" "$AIFSIM" calibrate --from "$SRC/calibration/profiles/h200-board5.raw.csv" \
+  --from "$SRC/calibration/profiles/h200-board5-repeat.raw.csv" -o "$out/h200-board5.yaml"
+expect_err "reported: grouped_tile_m stays" "calibrate reports the grouped GEMMs' tile"
+[ "$(hopper "$out/h200-board5.yaml" | grep grouped_tile_m)" = "$(hopper "$SRC/calibration/profiles/default.yaml" | grep grouped_tile_m)" ] && ok ||
+  fail "calibrate leaves grouped_tile_m as the starting profile has it"
 [ "$(hopper "$out/h200-shipped.yaml")" = "$(hopper "$SRC/calibration/profiles/h200.yaml")" ] && ok ||
   fail "calibration/profiles/h200.yaml is what calibrate makes of h200.raw.csv and h200-repeat.raw.csv"
 # Calibrating a GPU makes its predictions better: a profile whose Hopper hardware layer is a guess

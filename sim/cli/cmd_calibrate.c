@@ -105,9 +105,11 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
   g_string_append_printf(s, "  GEMM curve gemm_efficiency %.3f (FP8: x fp8_efficiency %.3f), gemm_half_m %.1f rows,\n"
                          "             %.1f us fixed per GEMM (%u shapes, rms log error %.3f)\n", f->gemm_efficiency,
                          f->fp8_efficiency, f->gemm_half_m, f->gemm_fixed * 1e6, f->gemm_rows, f->rms_log_error);
-  if (f->grouped_bf16_flops > 0 || f->grouped_fp8_flops > 0)
-    g_string_append_printf(s, "  grouped    %7.0f TFLOP/s BF16, %.0f TFLOP/s FP8 (best shape; expert GEMMs batched over the "
-                           "experts)\n", f->grouped_bf16_flops / 1e12, f->grouped_fp8_flops / 1e12);
+  if (f->grouped_bf16_flops > 0)
+    g_string_append_printf(s, "  grouped    %7.0f TFLOP/s BF16 (best shape; expert GEMMs batched over the experts)\n",
+                           f->grouped_bf16_flops / 1e12);
+  if (f->grouped_fp8_flops > 0)
+    g_string_append_printf(s, "  grouped    %7.0f TFLOP/s FP8 (best shape, per-tensor scales)\n", f->grouped_fp8_flops / 1e12);
   if (f->grouped_tile_m > 0)
     g_string_append_printf(s, "             as tiles of %.0f rows (%u batched GEMMs, rms log error %.3f); reported: "
                            "grouped_tile_m stays\n             the profile's, the tile of the stacks' own grouped "
