@@ -414,6 +414,27 @@ static int lt_run(cublasLtHandle_t lt, LtGemm *g, const void *w, const void *x, 
                         0) == CUBLAS_STATUS_SUCCESS;
 }
 
+/* The best of the timed runs of a planned GEMM (the first, a warm-up, not counted); 0 when
+ * cuBLASLt found no algorithm for it or a run failed. */
+static double lt_best(cublasLtHandle_t lt, Timer *t, LtGemm *g, const void *w, const void *x, void *c, void *ws,
+                      size_t ws_bytes)
+{
+  if (!g->found)
+    return 0;
+  double best = 1e30;
+  for (int r = 0; r < reps + 1; r++) {
+    CK(cudaEventRecord(t->start));
+    int ok = lt_run(lt, g, w, x, c, ws, ws_bytes);
+    CK(cudaEventRecord(t->stop));
+    if (!ok)
+      return 0;
+    double sec = elapsed(t);
+    if (r > 0)
+      best = sec < best ? sec : best;
+  }
+  return best;
+}
+
 static void lt_free(LtGemm *g)
 {
   cublasLtMatrixLayoutDestroy(g->la);
@@ -458,21 +479,9 @@ static void gemm_lt(Timer *t, const int *ms, int nm, const int (*nk)[2], int nnk
           continue; /* already timed at this padded size */
         LtGemm g;
         lt_plan(lt, &g, m, n, k, (LtKind)kind, sa, sb, ws_bytes, 1);
-        double best = 1e30;
-        for (int r = 0; g.found && r < reps + 1; r++) {
-          CK(cudaEventRecord(t->start));
-          int ok = lt_run(lt, &g, w, x, c, ws, ws_bytes);
-          CK(cudaEventRecord(t->stop));
-          if (!ok) {
-            g.found = 0;
-            break;
-          }
-          double sec = elapsed(t);
-          if (r > 0)
-            best = sec < best ? sec : best;
-        }
+        double best = lt_best(lt, t, &g, w, x, c, ws, ws_bytes);
         size_t wbytes = kind == LT_FP4 ? (size_t)n * k / 2 : (size_t)n * k;
-        if (g.found && best < 1e30)
+        if (best > 0)
           printf("gemm,%s,%d,%d,%d,%zu,%.9g\n", lt_names[kind], m, n, k, wbytes, best);
         else
           printf("# gemm %s %d %d %d: no cuBLASLt algorithm on this GPU\n", lt_names[kind], m, n, k);
@@ -524,20 +533,8 @@ static void gemm_grouped_lt(Timer *t, int quick)
         int m = ms[i];
         LtGemm g;
         lt_plan(lt, &g, m, n, k, (LtKind)kind, scales, scales + n_scales, ws_bytes, e);
-        double best = 1e30;
-        for (int r = 0; g.found && r < reps + 1; r++) {
-          CK(cudaEventRecord(t->start));
-          int ok = lt_run(lt, &g, w, x, c, ws, ws_bytes);
-          CK(cudaEventRecord(t->stop));
-          if (!ok) {
-            g.found = 0;
-            break;
-          }
-          double sec = elapsed(t);
-          if (r > 0)
-            best = sec < best ? sec : best;
-        }
-        if (g.found && best < 1e30)
+        double best = lt_best(lt, t, &g, w, x, c, ws, ws_bytes);
+        if (best > 0)
           printf("grouped,%s,%d,%d,%d,%zu,%.9g\n", lt_names[kind], m, n, k, (size_t)e * n * k, best);
         else
           printf("# grouped %s %d %d %d x %d: no batched cuBLASLt algorithm on this GPU\n", lt_names[kind], m, n,

@@ -453,6 +453,12 @@ static gboolean is_grouped(const BenchRow *r, const SystemSpec *sys, const Calib
   return grouped_dense_rate(r, sys, f) > 0;
 }
 
+/* A grouped row's experts: its weight bytes over one expert's (FP8: a byte a weight, BF16 two). */
+static double grouped_experts(const BenchRow *r)
+{
+  return r->bytes / ((is_fp8(r) ? 1 : 2) * r->n * r->k);
+}
+
 static double grouped_loss(const BenchData *d, const SystemSpec *sys, const CalibrationFit *f, double tile)
 {
   double loss = 0;
@@ -460,7 +466,7 @@ static double grouped_loss(const BenchData *d, const SystemSpec *sys, const Cali
     const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
     if (!is_grouped(r, sys, f))
       continue;
-    double experts = r->bytes / ((is_fp8(r) ? 1 : 2) * r->n * r->k);
+    double experts = grouped_experts(r);
     double rate = grouped_dense_rate(r, sys, f) * r->m / moe_tile_rows(r->m, tile);
     double t = MAX(2 * experts * r->m * r->n * r->k / rate, r->bytes / f->hbm_bw) + f->gemm_fixed;
     double l = log(t / r->seconds);
@@ -480,7 +486,7 @@ static void fit_grouped(const BenchData *d, const SystemSpec *sys, CalibrationFi
     if (!is_grouped(r, sys, out))
       continue;
     out->grouped_rows++;
-    double experts = r->bytes / ((is_fp8(r) ? 1 : 2) * r->n * r->k);
+    double experts = grouped_experts(r);
     double flops = 2 * experts * r->m * r->n * r->k / r->seconds;
     double *best = is_fp8(r) ? &out->grouped_fp8_flops : &out->grouped_bf16_flops;
     *best = MAX(*best, flops);
