@@ -96,6 +96,12 @@ typedef struct {
    * the host waits for the GPU between steps, hidden under the GPU's step while it is shorter when
    * the overlap scheduler forms the next batch during this one */
   double host_overhead;
+  /* s more on the host per sequence in a step of an engine running MTP drafts, for the scheduler
+   * that runs it (each attention-DP rank has its own): the per-request work speculative decoding
+   * adds between steps (accepting the drafts, freeing the rejected ones' KV slots, preparing the
+   * draft passes' batches). Hidden like the per-step part under the overlap scheduler while the
+   * GPU's step is longer; SGLang runs EAGLE without it (engine_overlaps) */
+  double mtp_host_overhead;
   double layer_overhead;      /* s per layer per step inside a CUDA graph: the gaps between kernels */
   /* s more per layer when the step runs outside a CUDA graph, each kernel launched by the host:
    * steps with prompt tokens in TensorRT-LLM and SGLang, steps over graph_max_tokens in vLLM, every

@@ -286,6 +286,17 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   out->overhead += (layers * per_layer + moe_layers * sp->moe_layer_overhead) * gpu_overhead_scale(e);
 }
 
+/* Sequences the busiest scheduler handles in the step: an attention-DP rank's share of the decode
+ * sequences and of the prompts (a whole one where there are fewer prompts than ranks), or the
+ * engine's all. */
+static double host_seqs(const Engine *e, const StepBatch *b)
+{
+  int adp = engine_attn_dp(e);
+  if (adp <= 1)
+    return b->decode_seqs + b->prefill_seqs;
+  return b->decode_seqs / adp + MAX(b->prefill_seqs / adp, MIN(b->prefill_seqs, 1.0));
+}
+
 /* The step at CLOCK: its parts, and its activity at that clock (1 = the TDP). */
 static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime *out)
 {
@@ -323,8 +334,10 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
   out->overhead += sp->step_overhead * gpu_overhead_scale(e);
   double gpu = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
   /* the host's part: waited for between steps, or formed during the GPU's step by the overlap
-   * scheduler and waited for only where it is longer */
-  out->overhead += engine_overlaps(e) ? MAX(sp->host_overhead - gpu, 0) : sp->host_overhead;
+   * scheduler and waited for only where it is longer. With MTP drafts it has a part per sequence,
+   * the busiest scheduler's: an attention-DP rank's own sequences, or the whole engine's */
+  double host = sp->host_overhead + (e->draft_tokens > 0 ? sp->mtp_host_overhead * host_seqs(e, b) : 0);
+  out->overhead += engine_overlaps(e) ? MAX(host - gpu, 0) : host;
   out->total = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
   /* launch gaps and host work last micro- to milliseconds: the board's power does not fall to idle
    * in between, so they draw what the kernels around them draw */

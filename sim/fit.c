@@ -197,8 +197,12 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
     if (u.disaggregated[s])
       ADD(sp->handoff_overhead, 1e-3, 1.0);
     ADD(sp->max_seqs_per_rank, 16, 2048);
-    if (u.mtp)
+    if (u.mtp) {
       ADD(sp->mtp_acceptance, 0.2, 0.95);
+      /* from 0 (no cost) its first trial is the floor, 1 us: far enough to be seen where a large
+       * batch of drafts makes it count, and left at 0 where it is not */
+      ADD(sp->mtp_host_overhead, 1e-6, 500e-6);
+    }
   }
 #undef ADD
   return ps;
@@ -227,6 +231,7 @@ static void carry_forward(GPtrArray *rows, Profile *p)
     offsetof(StackProfile, layer_overhead),    offsetof(StackProfile, moe_layer_overhead),
     offsetof(StackProfile, alltoall_overhead),
     offsetof(StackProfile, host_overhead),     offsetof(StackProfile, eager_layer_overhead),
+    offsetof(StackProfile, mtp_host_overhead),
     offsetof(StackProfile, request_overhead),  offsetof(StackProfile, handoff_overhead),
     offsetof(StackProfile, mtp_acceptance),
   };

@@ -413,6 +413,57 @@ START_TEST(step_overhead_parts)
 }
 END_TEST
 
+/* The host's part per sequence under MTP, ideal profile, DeepSeek-R1 FP8 on a TP8 B200 engine
+ * with one draft token under vLLM (no overlap scheduler: the host's time adds to the step). Host
+ * 0.5 ms a step + 10 us a sequence: a decode step of 8 sequences takes 0.5 + 8 x 0.01 = 0.58 ms
+ * more than with no host time, one of 64 0.5 + 0.64 = 1.14 ms more; without drafts the part per
+ * sequence is not there (0.5 ms more). Under TensorRT-LLM's overlap scheduler the host's time hides
+ * under a longer GPU step and sets the step where it is longer: 64 sequences at 1 ms each give a
+ * 64.5 ms host, far above the kernels, so the step takes 64.5 ms. On an 8-GPU attention-DP engine
+ * each rank has its own scheduler: 64 decode sequences and 2 prompts put 64 / 8 = 8 sequences and
+ * one whole prompt (2 / 8 is less than one) on the busiest rank, 9 x 10 us = 90 us more on vLLM;
+ * 64 prompts alone 8 a rank, 80 us. */
+START_TEST(mtp_host_overhead_per_sequence)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  e.stack = STACK_VLLM, e.draft_tokens = 1, e.acceptance = 0.7;
+  double t8 = step_time_decode(&e, 8, 1024), t64 = step_time_decode(&e, 64, 1024);
+  e.draft_tokens = 0;
+  double plain8 = step_time_decode(&e, 8, 1024);
+  e.draft_tokens = 1;
+  prof.stack[STACK_VLLM].host_overhead = 0.5e-3, prof.stack[STACK_VLLM].mtp_host_overhead = 10e-6;
+  ck_assert_close(step_time_decode(&e, 8, 1024), t8 + 0.58e-3, 1e-12);
+  ck_assert_close(step_time_decode(&e, 64, 1024), t64 + 1.14e-3, 1e-12);
+  e.draft_tokens = 0;
+  ck_assert_close(step_time_decode(&e, 8, 1024), plain8 + 0.5e-3, 1e-12);
+  e.draft_tokens = 1, e.stack = STACK_TRTLLM;
+  prof.stack[STACK_TRTLLM].host_overhead = 0.5e-3, prof.stack[STACK_TRTLLM].mtp_host_overhead = 1e-3;
+  ck_assert(t64 < 64.5e-3);
+  ck_assert_close(step_time_decode(&e, 64, 1024), 64.5e-3, 1e-12);
+
+  Engine d = wide_ep(engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
+  d.stack = STACK_VLLM, d.draft_tokens = 1, d.acceptance = 0.7;
+  StepBatch mixed = { .decode_seqs = 64, .decode_ctx = 1024, .prefill_tokens = 2 * 512, .prefill_seqs = 2,
+                      .prefill_ctx = 256 };
+  StepBatch prompts = { .prefill_tokens = 64 * 128, .prefill_seqs = 64, .prefill_ctx = 64 };
+  StepTime with, without;
+  prof.stack[STACK_VLLM].mtp_host_overhead = 0;
+  step_time(&d, &mixed, &without);
+  prof.stack[STACK_VLLM].mtp_host_overhead = 10e-6;
+  step_time(&d, &mixed, &with);
+  ck_assert_close(with.total - without.total, 90e-6, 1e-12);
+  prof.stack[STACK_VLLM].mtp_host_overhead = 0;
+  step_time(&d, &prompts, &without);
+  prof.stack[STACK_VLLM].mtp_host_overhead = 10e-6;
+  step_time(&d, &prompts, &with);
+  ck_assert_close(with.total - without.total, 80e-6, 1e-12);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* The power-limited clock. The prefill of test prefill_compute_bound (Llama-3.1-8B BF16 on a B200,
  * 8 prompts of 4096 tokens): GEMMs (G) and attention (A) compute-bound, the LM head weight-read-
  * bound (H, its compute Hc under the read). Say compute-bound work with its tensor cores busy all the
@@ -1069,6 +1120,7 @@ int main(void)
   tcase_add_test(tc, wide_ep_alltoall);
   tcase_add_test(tc, degraded_nvlink_domain);
   tcase_add_test(tc, step_overhead_parts);
+  tcase_add_test(tc, mtp_host_overhead_per_sequence);
   tcase_add_test(tc, power_limited_clock);
   tcase_add_test(tc, infeasible_with_numbers);
   tcase_add_test(tc, kv_pool_rules_of_the_stacks);
