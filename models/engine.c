@@ -21,6 +21,16 @@ double engine_batch_cap(const Engine *e)
   return e->prof->stack[e->stack].max_seqs_per_rank * engine_attn_dp(e);
 }
 
+double engine_graph_batch(const Engine *e, double rank_seqs)
+{
+  if (!e->graphs || e->graphs->n <= 0)
+    return rank_seqs;
+  for (int i = 0; i < e->graphs->n; i++) /* a fractional mean batch pads as the batches around it do */
+    if (e->graphs->size[i] >= rank_seqs - 1e-9)
+      return e->graphs->size[i];
+  return 0;
+}
+
 int engine_experts_per_gpu(const Engine *e)
 {
   int slots = e->expert_slots > 0 ? e->expert_slots : e->model->experts;

@@ -12,6 +12,17 @@
 #include "precision.h"
 #include "profile.h"
 
+/* The batch sizes (sequences per attention rank, ascending) a launch captured CUDA graphs of
+ * decode-only steps for, with padding (TensorRT-LLM's cuda_graph_config.enable_padding; SGLang and
+ * vLLM pad to their capture sizes by default): a decode-only step runs the smallest graph that
+ * holds its batch, the padding's dummy sequences doing GEMM, expert, collective and LM-head work
+ * but holding no KV cache; a batch above the largest runs eagerly. */
+#define GRAPH_BATCHES_MAX 64
+typedef struct {
+  int n;
+  double size[GRAPH_BATCHES_MAX];
+} GraphBatches;
+
 typedef struct {
   const SystemSpec *sys;
   const LlmSpec *model;
@@ -36,6 +47,8 @@ typedef struct {
                             * 0: all */
   gboolean native_only;    /* refuse weights in a format the GPU has no tensor cores for */
   double kv_fraction;      /* the fraction the stack's KV-pool rule takes as launched; 0: the stack's */
+  const GraphBatches *graphs; /* CUDA graphs as launched (borrowed), or NULL: every decode-only step
+                               * runs in a graph of its own batch, unpadded */
 } Engine;
 
 /* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */
@@ -43,6 +56,10 @@ int engine_stage_gpus(const Engine *e);
 int engine_attn_tp(const Engine *e);  /* 1 with attention data-parallel */
 int engine_attn_dp(const Engine *e);  /* stage GPUs with attention data-parallel, else 1 */
 int engine_moe_tp(const Engine *e);
+/* The batch a decode-only step of RANK_SEQS sequences per attention rank runs in its CUDA graph
+ * (the smallest captured size that holds them, or RANK_SEQS itself without a capture list), or 0
+ * when no graph holds them and the step runs eagerly. */
+double engine_graph_batch(const Engine *e, double rank_seqs);
 /* Tokens accepted per decode step per sequence: 1 + a + a^2 + ... + a^d. */
 double engine_tokens_per_step(const Engine *e);
 /* The most sequences the stack's scheduler runs in one engine step (per attention rank). */

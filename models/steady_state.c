@@ -27,6 +27,7 @@ static double prefill_cost(const Engine *e, double bd, double ctx, double isl, d
   /* a prefix cache's tokens are not computed, but the new ones attend to them */
   StepBatch batch = { .decode_seqs = bd, .decode_ctx = ctx, .prefill_seqs = k, .prefill_ctx = cached + isl / 2 };
   StepTime t_with, t_without, t_rest;
+  batch.with_prompts = TRUE; /* against the same step without their tokens, never a padded graph */
   step_time(e, &batch, &t_without);
   batch.prefill_tokens = k * chunk;
   step_time(e, &batch, &t_with);
@@ -97,6 +98,16 @@ double steady_prompt_wait_p99(double rate, double service)
   return rho > 0.01 ? service / (2 * (1 - rho)) * log(100 * rho) : 0;
 }
 
+/* A decode step of BD sequences when a share MIXED of the steps also carries prompt chunks: those
+ * decode the batch as it is, the others may run it padded in a captured graph (engine.h). */
+static double decode_step(const Engine *e, double bd, double ctx, double mixed)
+{
+  double padded = step_time_decode(e, bd, ctx);
+  if (!e->graphs || mixed <= 0)
+    return padded;
+  return mixed * step_time_decode_beside_prompts(e, bd, ctx) + (1 - mixed) * padded;
+}
+
 /* One aggregated engine with USERS closed-loop users and room for CAP sequences. Each second the
  * engine spends X t_prefill on prompts and the rest on decode steps; the step interval stretches to
  * t_decode / (1 - X t_prefill). Demand sets X = users / (TTFT + decode time + think time) unless the
@@ -112,17 +123,20 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   double adp = engine_attn_dp(e), budget = (ld->chunk > 0 ? ld->chunk : fresh) * adp;
   double k_fit = MAX(1, floor(budget / fresh)); /* whole prompts one step's budget holds */
   double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
-  /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise best
-   * over the largest batch) */
-  double td_cap = step_time_decode(e, cap, ctx);
   /* a saturated attention-DP engine prefills a prompt on every rank at once */
-  double x_max = 1 / (prefill_cost(e, cap, ctx, fresh, off, chunk, adp) + (ld->osl - 1) / a * td_cap / cap);
+  double tp_cap = prefill_cost(e, cap, ctx, fresh, off, chunk, adp);
   double recv = engine_recv_interval(e);
   gboolean overlaps = engine_overlaps(e);
   s->x = s->step = 0;
   s->bd = MIN(users, cap);
   for (int it = 0; it < ITERATIONS; it++) {
-    double td = step_time_decode(e, s->bd, ctx);
+    /* the steps that carry a prompt's chunk decode their batch as it is; the others, decode only,
+     * in a captured graph that may pad it (engine.h): a share MIXED of the steps carries chunks */
+    double mixed = CLAMP(s->x * s->step * n_chunks, 0, 1);
+    double td = decode_step(e, s->bd, ctx, mixed);
+    /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise
+     * best over the largest batch) */
+    double x_max = 1 / (tp_cap + (ld->osl - 1) / a * decode_step(e, cap, ctx, mixed) / cap);
     double hold, window = balance_window(e, s->x * s->step, &hold);
     double k = prompts_per_prefill_step(e, s->x * s->step, window);
     double held, wait = batch_wait_window(e, fresh, budget, s->bd * a, s->x * s->step, &held);

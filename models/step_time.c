@@ -241,18 +241,41 @@ static double gpu_overhead_scale(const Engine *e)
   return f > 0 ? f : 1;
 }
 
-/* Whether the step runs as a CUDA graph (profile.h: graph_max_tokens). */
+/* A step of decode sequences alone: what a captured CUDA graph runs (engine.h, GraphBatches). */
+static gboolean decode_only(const StepBatch *b)
+{
+  return b->prefill_tokens <= 0 && !b->with_prompts;
+}
+
+/* Whether the step runs as a CUDA graph (profile.h: graph_max_tokens), which a decode-only batch
+ * above the launch's largest captured one does not. */
 static gboolean in_graph(const Engine *e, const StepBatch *b, double tokens)
 {
   if (e->eager)
+    return FALSE;
+  if (decode_only(b) && engine_graph_batch(e, b->decode_seqs / engine_attn_dp(e)) <= 0)
     return FALSE;
   double cap = e->prof->stack[e->stack].graph_max_tokens;
   return cap > 0 ? tokens <= cap : b->prefill_tokens <= 0;
 }
 
-/* One pass of the stage's layers (or of LAYERS layers of the model's mix) for a batch. */
-static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, double tokens, double layers,
-                        StepTime *out)
+/* The batch B's token-proportional work runs: a decode-only step in a captured graph of more
+ * sequences (engine.h) does the graph's, its padding's dummy sequences computing GEMMs, experts,
+ * collectives and the LM head but attending to no KV cache; any other step its own. */
+static StepBatch padded(const Engine *e, const StepBatch *b)
+{
+  StepBatch w = *b;
+  int adp = engine_attn_dp(e);
+  double g = decode_only(b) && b->decode_seqs > 0 ? engine_graph_batch(e, b->decode_seqs / adp) : 0;
+  if (g > 0)
+    w.decode_seqs = g * adp;
+  return w;
+}
+
+/* One pass of the stage's layers (or of LAYERS layers of the model's mix) for batch B, whose
+ * attention reads B's KV caches and whose other work is W's (B padded: padded()) of TOKENS. */
+static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, const StepBatch *w, double tokens,
+                        double layers, StepTime *out)
 {
   const LlmSpec *m = e->model;
   int g = engine_stage_gpus(e), atp = engine_attn_tp(e), adp = engine_attn_dp(e);
@@ -260,8 +283,8 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   double moe_layers = llm_moe_layers(m) * frac, dense_layers = m->dense_layers * frac;
   double dense_b = precision_bytes(engine_dense_precision(e)), w_b = precision_bytes(e->precision);
   double q_per_seq = 1.0 + e->draft_tokens;
-  double rank_tokens = adp > 1 ? busiest_rank_tokens(b, q_per_seq, adp) : tokens;
-  double rank_prefill = adp > 1 ? rank_tokens - b->decode_seqs * q_per_seq / adp : b->prefill_tokens;
+  double rank_tokens = adp > 1 ? busiest_rank_tokens(w, q_per_seq, adp) : tokens;
+  double rank_prefill = adp > 1 ? rank_tokens - w->decode_seqs * q_per_seq / adp : w->prefill_tokens;
   /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
   double act = 0;
   out->gemm += layers * gemm(r, r->peak_dense, r->full_dense, r->half_m_dense, rank_tokens, llm_attention_params(m) / atp,
@@ -278,7 +301,7 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, dou
                  layers / atp;
   out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
   out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
-  double c = comm_time(e, r, b, tokens, rank_tokens, layers, moe_layers);
+  double c = comm_time(e, r, w, tokens, rank_tokens, layers, moe_layers);
   out->comm += c;
   out->busy += c * e->sys->comm_power;
   const StackProfile *sp = &e->prof->stack[e->stack];
@@ -305,13 +328,14 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
   rates(e, clock, &r);
   *out = (StepTime){ .clock = clock };
   double q_per_seq = 1.0 + e->draft_tokens;
-  double tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;
+  StepBatch w = padded(e, b);
+  double tokens = w.decode_seqs * q_per_seq + w.prefill_tokens;
   double stage_layers = (double)m->layers / e->pp;
-  layers_time(e, &r, b, tokens, stage_layers, out);
+  layers_time(e, &r, b, &w, tokens, stage_layers, out);
   /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
   int g = engine_stage_gpus(e);
   double head_params = (double)m->vocab * m->hidden / g;
-  out->gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, b->decode_seqs * q_per_seq + b->prefill_seqs, head_params, 2.0,
+  out->gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, w.decode_seqs * q_per_seq + w.prefill_seqs, head_params, 2.0,
                     &out->busy);
   /* stages run one after the other for a step's tokens */
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
@@ -321,12 +345,13 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
   out->overhead *= e->pp, out->busy *= e->pp;
   /* MTP drafts: d sequential passes of the one-layer MTP head, each with its LM head */
   if (e->draft_tokens > 0 && b->decode_seqs > 0) {
-    StepBatch db = { .decode_seqs = b->decode_seqs, .decode_ctx = b->decode_ctx };
+    StepBatch db = { .decode_seqs = b->decode_seqs, .decode_ctx = b->decode_ctx }, dw = db;
+    dw.decode_seqs = w.decode_seqs; /* the drafts run in the step's graph, padded alike */
     StepTime d = { 0 };
     Engine one = *e;
     one.draft_tokens = 0;
-    layers_time(&one, &r, &db, b->decode_seqs, m->mtp_layers, &d);
-    d.gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, b->decode_seqs, head_params, 2.0, &d.busy);
+    layers_time(&one, &r, &db, &dw, dw.decode_seqs, m->mtp_layers, &d);
+    d.gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, dw.decode_seqs, head_params, 2.0, &d.busy);
     out->mtp = e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
     out->busy += e->draft_tokens * d.busy;
   }
@@ -374,6 +399,12 @@ static StepTime timed(const Engine *e, StepBatch b)
 }
 
 double step_time_decode(const Engine *e, double seqs, double ctx) { return timed(e, decode_batch(seqs, ctx)).total; }
+double step_time_decode_beside_prompts(const Engine *e, double seqs, double ctx)
+{
+  StepBatch b = decode_batch(seqs, ctx);
+  b.with_prompts = TRUE;
+  return timed(e, b).total;
+}
 double step_time_prefill(const Engine *e, double seqs, double len) { return timed(e, prefill_batch(seqs, len)).total; }
 double step_time_prefill_after(const Engine *e, double seqs, double len, double cached)
 {

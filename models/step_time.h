@@ -21,6 +21,8 @@ typedef struct {
   double prefill_tokens; /* prompt tokens processed in this step (whole engine) */
   double prefill_seqs;   /* prompts those tokens belong to */
   double prefill_ctx;    /* mean tokens each prefill token attends to (prefix + half its chunk) */
+  gboolean with_prompts; /* the decode part of a step that carries prompt chunks (with none of
+                          * their tokens counted): run as such a step is, never in a padded graph */
 } StepBatch;
 
 typedef struct {
@@ -43,6 +45,9 @@ void step_time(const Engine *e, const StepBatch *b, StepTime *out);
 /* Shorthands: a decode step of SEQS sequences at context CTX; a prefill of SEQS prompts of LEN
  * tokens each (whole prompts, no prefix cached). Return seconds. */
 double step_time_decode(const Engine *e, double seqs, double ctx);
+/* The decode part alone of a step that also carries prompt chunks: the same sequences, but never
+ * padded to a captured graph's batch (such steps run eagerly, engine.h). */
+double step_time_decode_beside_prompts(const Engine *e, double seqs, double ctx);
 double step_time_prefill(const Engine *e, double seqs, double len);
 /* A prefill of LEN new tokens each behind CACHED tokens of the same prompts found in a prefix cache:
  * the cached ones are not computed, but the new ones attend to them. */

@@ -29,19 +29,22 @@ typedef struct {
 typedef enum {
   S_ADP_BALANCE, S_ADP_WAIT, S_BW_TIMEOUT, S_BW_TOKENS, S_RECV, S_OVERLAP, /* the stack's scheduler */
   S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV, S_EXPERT_SLOTS, S_DECODE_RANK_BATCH, S_KV_FRACTION, S_EP,
-  S_COUNT_
+  S_GRAPH_BATCHES, S_COUNT_
 } SetKey;
 static const char *const set_names[] = { "adp_balance_timeout", "adp_batching_wait", "batch_wait_timeout",
                                          "batch_wait_tokens", "recv_interval", "overlap", "draft_tokens",
                                          "max_batch", "chunk", "kv_cache", "expert_slots",
-                                         "decode_rank_batch", "kv_memory_fraction", "ep", NULL };
+                                         "decode_rank_batch", "kv_memory_fraction", "ep", "graph_batches", NULL };
 
-typedef enum { V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS, V_GRAPH_FLOOR, V_ENGINE } ValueKind;
+typedef enum {
+  V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS, V_GRAPH_FLOOR, V_ENGINE, V_TRTLLM_BENCH, V_LIST
+} ValueKind;
 
 typedef struct {
   SetKey key;
   ValueKind kind;
   double value;
+  GraphBatches list;     /* V_LIST */
 } Setting;
 
 typedef struct {
@@ -53,6 +56,7 @@ struct Recipes {
   GPtrArray *recipes;    /* Recipe * */
   GHashTable *mlperf;    /* model id (owned) -> MlperfRules * (owned) */
   GHashTable *clients;   /* source kind (owned) -> ClientRules * (owned) */
+  GHashTable *offline;   /* source kind (owned) -> GArray of OfflineRun (owned) */
 };
 
 static void recipe_free(gpointer p)
@@ -72,6 +76,7 @@ void recipes_free(Recipes *r)
   g_ptr_array_unref(r->recipes);
   g_hash_table_unref(r->mlperf);
   g_hash_table_unref(r->clients);
+  g_hash_table_unref(r->offline);
   g_free(r);
 }
 
@@ -158,6 +163,26 @@ static gboolean parse_cond(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Cond *c,
   return parse_range(d, v, c, error);
 }
 
+/* graph_batches: a list of batch sizes, whole, ascending, from 1 up to 1,048,576. */
+static gboolean parse_graph_batches(YamlDoc *d, yaml_node_t *v, Setting *s, GError **error)
+{
+  s->kind = V_LIST;
+  if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start)
+    return bad(d, v, error, "expected a list of batch sizes, e.g. [1, 2, 4, 8]");
+  for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+    yaml_node_t *n = yaml_doc_get(d, *it);
+    double x;
+    if (s->list.n >= GRAPH_BATCHES_MAX)
+      return bad(d, n, error, "expected at most 64 batch sizes");
+    if (!number(d, n, &x, "expected a batch size", error))
+      return FALSE;
+    if (!(x >= 1 && x <= 1 << 20) || x != floor(x) || (s->list.n > 0 && x <= s->list.size[s->list.n - 1]))
+      return bad(d, n, error, "expected whole batch sizes from 1 to 1048576, each above the one before");
+    s->list.size[s->list.n++] = x;
+  }
+  return TRUE;
+}
+
 static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setting *s, GError **error)
 {
   int k = name_index(set_names, yaml_doc_scalar(kn));
@@ -167,6 +192,8 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
     return FALSE;
   }
   s->key = (SetKey)k;
+  if (s->key == S_GRAPH_BATCHES)
+    return parse_graph_batches(d, v, s, error);
   const char *t = yaml_doc_scalar(v);
   if (!t)
     return bad(d, v, error, "expected a value");
@@ -181,6 +208,8 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
     return (s->kind = V_GRAPH_FLOOR), TRUE;
   if (s->key == S_CHUNK && strcmp(t, "trtllm-max-num-tokens") == 0)
     return (s->kind = V_TRTLLM_TOKENS), TRUE;
+  if ((s->key == S_CHUNK || s->key == S_MAX_BATCH) && strcmp(t, "trtllm-bench") == 0)
+    return (s->kind = V_TRTLLM_BENCH), TRUE;
   if (s->key == S_EP)
     return strcmp(t, "engine") == 0 ? ((s->kind = V_ENGINE), TRUE) : bad(d, v, error, "expected engine");
   if (s->key == S_KV) {
@@ -189,7 +218,9 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
   }
   const char *want = s->key <= S_OVERLAP              ? "expected a number >= 0 or stack"
                      : s->key == S_DECODE_RANK_BATCH ? "expected a number >= 0 or graph-floor"
-                                                     : "expected a number >= 0";
+                     : s->key == S_MAX_BATCH         ? "expected a number >= 0, concurrency or trtllm-bench"
+                     : s->key == S_CHUNK ? "expected a number >= 0, trtllm-max-num-tokens or trtllm-bench"
+                                         : "expected a number >= 0";
   if (!number(d, v, &s->value, want, error))
     return FALSE;
   if (s->value < 0)
@@ -279,6 +310,40 @@ static gboolean parse_client(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **
   return TRUE;
 }
 
+/* One offline run of a benchmark: {isl, osl, requests}, each at least 1. */
+static gboolean parse_offline_run(YamlDoc *d, yaml_node_t *n, OfflineRun *out, GError **error)
+{
+  yaml_node_t *isl = yaml_doc_lookup(d, n, "isl"), *osl = yaml_doc_lookup(d, n, "osl");
+  yaml_node_t *req = yaml_doc_lookup(d, n, "requests");
+  if (!isl || !osl || !req)
+    return bad(d, n, error, "expected {isl, osl, requests}");
+  yaml_node_t *at[] = { isl, osl, req };
+  double *to[] = { &out->isl, &out->osl, &out->requests };
+  for (int i = 0; i < 3; i++)
+    if (!number(d, at[i], to[i], "expected a number", error) || !(*to[i] >= 1 && *to[i] <= 1e7))
+      return (error && *error) ? FALSE : bad(d, at[i], error, "expected a whole number from 1 to 10,000,000");
+  if (out->requests != floor(out->requests))
+    return bad(d, req, error, "expected a whole number of requests");
+  return TRUE;
+}
+
+static gboolean parse_offline(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **error)
+{
+  const char *kind = yaml_doc_scalar(yaml_doc_lookup(d, n, "source_kind"));
+  yaml_node_t *runs = yaml_doc_lookup(d, n, "runs");
+  if (!kind || !runs || runs->type != YAML_SEQUENCE_NODE || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
+    return bad(d, n, error, "expected {source_kind, source, runs: [{isl, osl, requests}, ...]}");
+  g_autoptr(GArray) list = g_array_new(FALSE, TRUE, sizeof(OfflineRun));
+  for (yaml_node_item_t *it = runs->data.sequence.items.start; it < runs->data.sequence.items.top; it++) {
+    OfflineRun run;
+    if (!parse_offline_run(d, yaml_doc_get(d, *it), &run, error))
+      return FALSE;
+    g_array_append_val(list, run);
+  }
+  g_hash_table_insert(out->offline, g_strdup(kind), g_steal_pointer(&list));
+  return TRUE;
+}
+
 /* The list under KEY in the root (NULL when absent), or FALSE when it is not a list. */
 static gboolean optional_list(YamlDoc *d, yaml_node_t *root, const char *key, yaml_node_t **out)
 {
@@ -295,10 +360,11 @@ Recipes *recipes_load(const char *path, GError **error)
   out->recipes = g_ptr_array_new_with_free_func(recipe_free);
   out->mlperf = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   out->clients = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-  yaml_node_t *root = yaml_doc_root(d), *list = yaml_doc_lookup(d, root, "recipes"), *ml, *cl;
+  out->offline = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
+  yaml_node_t *root = yaml_doc_root(d), *list = yaml_doc_lookup(d, root, "recipes"), *ml, *cl, *off;
   if (!list || list->type != YAML_SEQUENCE_NODE || !optional_list(d, root, "mlperf", &ml) ||
-      !optional_list(d, root, "clients", &cl)) {
-    bad(d, root, error, "expected 'recipes:' (and 'mlperf:', 'clients:') lists");
+      !optional_list(d, root, "clients", &cl) || !optional_list(d, root, "offline", &off)) {
+    bad(d, root, error, "expected 'recipes:' (and 'mlperf:', 'clients:', 'offline:') lists");
     return NULL;
   }
   for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
@@ -314,6 +380,9 @@ Recipes *recipes_load(const char *path, GError **error)
       return NULL;
   for (yaml_node_item_t *it = cl ? cl->data.sequence.items.start : NULL; it && it < cl->data.sequence.items.top; it++)
     if (!parse_client(d, yaml_doc_get(d, *it), out, error))
+      return NULL;
+  for (yaml_node_item_t *it = off ? off->data.sequence.items.start : NULL; it && it < off->data.sequence.items.top; it++)
+    if (!parse_offline(d, yaml_doc_get(d, *it), out, error))
       return NULL;
   return g_steal_pointer(&out);
 }
@@ -367,10 +436,14 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
       } else if (s->key == S_DRAFTS && row->mtp) { /* drafts only where the row drafted */
         out->draft_tokens = (int)s->value;
       } else if (s->key == S_MAX_BATCH) {
-        out->max_batch = s->kind == V_CONCURRENCY ? row->concurrency : s->value;
+        out->bench_max_batch = s->kind == V_TRTLLM_BENCH;
+        out->max_batch = s->kind == V_CONCURRENCY ? row->concurrency : s->kind == V_TRTLLM_BENCH ? NAN : s->value;
       } else if (s->key == S_CHUNK) {
         trtllm_tokens = s->kind == V_TRTLLM_TOKENS;
-        out->chunk = s->value;
+        out->bench_chunk = s->kind == V_TRTLLM_BENCH;
+        out->chunk = out->bench_chunk ? NAN : s->value;
+      } else if (s->key == S_GRAPH_BATCHES) {
+        out->graphs = s->list;
       } else if (s->key == S_KV) {
         out->kv_cache = (int)s->value;
       } else if (s->key == S_EXPERT_SLOTS) {
@@ -400,4 +473,50 @@ const MlperfRules *recipes_mlperf(const Recipes *r, const char *model)
 const ClientRules *recipes_client(const Recipes *r, const char *source_kind)
 {
   return source_kind ? g_hash_table_lookup(r->clients, source_kind) : NULL;
+}
+
+double recipes_offline_requests(const Recipes *r, const char *source_kind, double isl, double osl)
+{
+  GArray *runs = source_kind ? g_hash_table_lookup(r->offline, source_kind) : NULL;
+  for (guint i = 0; runs && i < runs->len; i++) {
+    const OfflineRun *run = &g_array_index(runs, OfflineRun, i);
+    if (run->isl == isl && run->osl == osl)
+      return run->requests;
+  }
+  return 0;
+}
+
+/* Rounds X up to a multiple of STEP. */
+static double round_up(double x, double step) { return ceil(x / step) * step; }
+
+gboolean recipes_trtllm_bench_limits(const BenchEngine *b, double *max_batch, double *max_tokens)
+{
+  double room = b->gpu_memory * b->gpus - b->weights, seq = b->isl + b->osl;
+  if (!(room > 0) || !(b->kv_token > 0) || !(seq > 0) || !(b->pp >= 1))
+    return FALSE;
+  double requests = room * b->kv_fraction / (b->kv_token * seq);
+  double raw_batch = MIN(requests, 4096) / b->pp, raw_tokens = MIN(raw_batch * (1 + b->isl / b->osl), 32768);
+  *max_batch = raw_batch < 256    ? MAX(64, round_up(raw_batch, 32))
+               : raw_batch < 1024 ? round_up(raw_batch, 128)
+                                  : round_up(raw_batch, 256);
+  *max_tokens = raw_tokens < 4096   ? MAX(2048, round_up(raw_tokens, 256))
+                : raw_tokens < 8192 ? round_up(raw_tokens, 512)
+                                    : round_up(raw_tokens, 1024);
+  return TRUE;
+}
+
+void recipes_trtllm_graphs(const GraphBatches *list, double max_batch, double max_tokens, int drafts,
+                           GraphBatches *out)
+{
+  double bound = MIN(max_batch, floor(max_tokens / (1 + drafts)));
+  out->n = 0;
+  for (int i = 0; i < list->n; i++) {
+    if (list->size[i] <= bound) {
+      out->size[out->n++] = list->size[i];
+    } else {
+      if (bound >= 1 && (out->n == 0 || out->size[out->n - 1] < bound))
+        out->size[out->n++] = bound;
+      break;
+    }
+  }
 }

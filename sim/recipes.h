@@ -14,6 +14,7 @@
 
 #include <glib.h>
 
+#include "engine.h"
 #include "precision.h"
 
 typedef struct Recipes Recipes;
@@ -36,6 +37,11 @@ typedef struct {
   double overlap;              /* 1 on, 0 off, NAN the stack's */
   int draft_tokens;            /* -1: not set */
   double max_batch, chunk;     /* NAN: not set */
+  /* max_batch / chunk: trtllm-bench. The batch cap and the step's token budget (max_num_tokens)
+   * as trtllm-bench computes them from the KV room (recipes_trtllm_bench_limits), which the caller
+   * has the figures for */
+  gboolean bench_max_batch, bench_chunk;
+  GraphBatches graphs;         /* graph_batches: the CUDA graphs captured, padded to (n 0: not set) */
   int kv_cache;                /* Precision, or -1: not set */
   int expert_slots;            /* the decode engine's EPLB slots (0: none), or -1: not set */
   double decode_rank_batch;    /* disaggregated: sequences a decode attention rank runs at most; NAN: not set */
@@ -58,6 +64,33 @@ typedef struct {
   double prompts_per_user;
 } ClientRules;
 
+/* One offline run a benchmark documents: REQUESTS requests of ISL prompt and OSL output tokens
+ * (the nominal lengths), every one of them queued at once, all of the same lengths, and the
+ * figure taken over the whole run, so that the requests the last wave holds run on their own. */
+typedef struct {
+  double isl, osl, requests;
+} OfflineRun;
+
+/* What trtllm-bench's engine settings are computed from (TensorRT-LLM tensorrt_llm/bench/build/
+ * tuning.py, calc_engine_setting): the engine's GPUs (TP x PP) and PP, each GPU's memory, the
+ * weights of the whole model, the KV cache's bytes per token (2 x layers x max(TP, KV heads) x
+ * head size x bytes), the dataset's lengths and the KV cache's share of the room left. Bytes. */
+typedef struct {
+  double gpus, pp, gpu_memory, weights, kv_token, isl, osl, kv_fraction;
+} BenchEngine;
+
+/* trtllm-bench's max_batch_size and max_num_tokens for B: the requests whose KV cache of ISL + OSL
+ * tokens fits the room the weights leave (at most 4,096, per pipeline stage), rounded up to 32 (at
+ * least 64) below 256, to 128 below 1,024, to 256 beyond; the tokens those requests' prompts bring
+ * per output token, (1 + ISL / OSL) of them, at most 32,768, rounded up to 256 (at least 2,048)
+ * below 4,096, to 512 below 8,192, to 1,024 beyond. FALSE when the weights do not fit. */
+gboolean recipes_trtllm_bench_limits(const BenchEngine *b, double *max_batch, double *max_tokens);
+/* The graphs of LIST a TensorRT-LLM engine keeps (model_engine.py, _filter_cuda_graph_batch_sizes):
+ * those up to min(MAX_BATCH, MAX_TOKENS / (1 + DRAFTS)), and that bound itself where the list had
+ * one above it to pad to. */
+void recipes_trtllm_graphs(const GraphBatches *list, double max_batch, double max_tokens, int drafts,
+                           GraphBatches *out);
+
 /* Loads PATH; bad input is AIF_ERROR_INPUT at file:line:col. */
 Recipes *recipes_load(const char *path, GError **error);
 void recipes_free(Recipes *r);
@@ -72,5 +105,8 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out);
 const MlperfRules *recipes_mlperf(const Recipes *r, const char *model);
 /* The load generator of SOURCE_KIND's benchmark, or NULL (then a steady window is measured). */
 const ClientRules *recipes_client(const Recipes *r, const char *source_kind);
+/* The requests SOURCE_KIND's benchmark queued for an offline run of nominal lengths ISL and OSL,
+ * or 0 when it documents none (then the steady state of a saturated engine is the figure). */
+double recipes_offline_requests(const Recipes *r, const char *source_kind, double isl, double osl);
 
 #endif

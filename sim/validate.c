@@ -85,6 +85,28 @@ static void ep_over_engine(Engine *e)
     e->ep = e->gpus;
 }
 
+/* trtllm-bench's engine settings for the row's engine (recipes.h, BenchEngine): the weights at
+ * its quantization's bytes a parameter (FP8 1, NVFP4 0.5, else 2, as tuning.py counts them), the
+ * KV cache at the launch's precision or, unset, FP8 where the checkpoint is quantized (the FP8 and
+ * NVFP4 checkpoints' kv_cache_quant_algo), 2 bytes else. MLA models are sized another way there:
+ * FALSE for them, and where the weights do not fit. */
+static gboolean bench_limits(const ValRow *r, double kv_fraction, double *max_batch, double *max_tokens)
+{
+  const Engine *e = &r->decode;
+  const LlmSpec *m = r->model;
+  if (m->kv_lora_rank > 0 || m->kv_heads <= 0)
+    return FALSE;
+  Precision kv = r->kv_asked != KVP_AUTO ? (Precision)(r->kv_asked - 1)
+                 : e->precision == PREC_BF16 ? PREC_BF16 : PREC_FP8;
+  double w_bytes = e->precision == PREC_FP4 ? 0.5 : e->precision == PREC_FP8 ? 1 : 2;
+  double tp = (double)e->gpus / e->pp;
+  BenchEngine b = { .gpus = e->gpus, .pp = e->pp, .gpu_memory = r->sys->hbm_capacity,
+                    .weights = m->params_total * w_bytes,
+                    .kv_token = 2.0 * m->layers * MAX(tp, m->kv_heads) * m->head_dim * precision_bytes(kv),
+                    .isl = r->load.isl, .osl = r->load.osl, .kv_fraction = kv_fraction };
+  return recipes_trtllm_bench_limits(&b, max_batch, max_tokens);
+}
+
 /* The launch settings the row's benchmark gave its engines (recipes.h), put into the row. */
 static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, gboolean mtp)
 {
@@ -119,6 +141,24 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->decode.kv_fraction = r->prefill.kv_fraction = s.kv_memory_fraction;
   if (!isnan(s.decode_rank_batch) && r->disaggregated) /* per decode engine from here on */
     r->load.max_batch = MAX(1, s.decode_rank_batch) * engine_attn_dp(&r->decode);
+  double bench_batch, bench_tokens;
+  if ((s.bench_max_batch || s.bench_chunk) && !r->disaggregated &&
+      bench_limits(r, isnan(s.kv_memory_fraction) ? 0.9 : s.kv_memory_fraction, &bench_batch, &bench_tokens)) {
+    if (s.bench_max_batch)
+      r->load.max_batch = bench_batch;
+    if (s.bench_chunk)
+      r->load.chunk = bench_tokens;
+  }
+  if (s.graphs.n > 0) { /* TensorRT-LLM keeps the graphs its batch and token limits can fill */
+    double cap = r->load.max_batch < 1e9 ? r->load.max_batch : INFINITY;
+    double tokens = r->load.chunk > 0 ? r->load.chunk : INFINITY;
+    if (r->decode.stack == STACK_TRTLLM)
+      recipes_trtllm_graphs(&s.graphs, cap, tokens, MAX(r->draft_tokens, 0), &r->graphs);
+    else
+      r->graphs = s.graphs;
+    if (r->graphs.n > 0)
+      r->decode.graphs = r->prefill.graphs = &r->graphs;
+  }
 }
 
 static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipes *rec)
@@ -162,7 +202,9 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipe
     gboolean server = strcmp(scenario, "server") == 0;
     r->load.tpot_limit = (server ? ml->server_tpot : ml->interactive_tpot) * SLO_TPOT_FRACTION;
     r->load.ttft_p99_limit = server ? ml->server_ttft : ml->interactive_ttft;
-  } else if (strcmp(scenario, "offline") != 0) {
+  } else if (strcmp(scenario, "offline") == 0) {
+    r->offline_requests = recipes_offline_requests(rec, r->source_kind, num(c, "isl"), num(c, "osl"));
+  } else {
     return unsupported(r, "scenario '%s' is not modelled", scenario);
   }
   gboolean mtp = strcmp(text(c, "spec_decode"), "mtp") == 0;
@@ -383,6 +425,34 @@ static int predict_open_tp(ValRow *r, const Profile *prof, Outcome *out)
   return best_tp;
 }
 
+/* An offline run of N requests queued at once, all of the same lengths, measured over the whole
+ * run (recipes.h, OfflineRun): each engine of deployment D takes its share n of them and runs them
+ * in waves of the B sequences it holds at once (its slots), every wave admitted together and so
+ * finishing together (FULL: the saturated engine, X(B)). The last wave's R = n - floor(n / B) x B sequences run on
+ * their own, at R's throughput X(R): for R x OSL / X(R), where a full wave takes B x OSL / X(B).
+ * The run's throughput is then X(B) x n / (floor(n / B) x B + R x X(B) / X(R)); returns that
+ * factor on X(B) (1 when the waves come out whole or the last one cannot be predicted). */
+static double offline_waves(const Deployment *d, const Outcome *full, double requests)
+{
+  Ceilings c;
+  predict_ceilings(d, &c);
+  double engines = MAX(1, d->dec_workers), n = requests / engines, b = floor(c.slots / engines);
+  if (!c.known || !(n > 0) || !(b >= 1) || !(full->out_tok_s_per_gpu > 0))
+    return 1;
+  double waves = floor(n / b), rest = n - waves * b;
+  if (rest < 0.5)
+    return 1;
+  Deployment last = *d;
+  last.load.max_batch = floor(rest + 0.5);
+  Outcome o;
+  predict(&last, METHOD_STEADY, &o);
+  double x_rest = o.kind == OUTCOME_OK ? o.out_tok_s_per_gpu : 0;
+  outcome_clear(&o);
+  if (!(x_rest > 0))
+    return 1;
+  return n / (waves * b + rest * full->out_tok_s_per_gpu / x_rest);
+}
+
 void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
 {
   prediction_init(out);
@@ -398,6 +468,8 @@ void validate_predict(ValRow *r, const Profile *prof, Prediction *out)
   } else {
     row_deployment(r, prof, &d);
     predict(&d, METHOD_STEADY, &o);
+    if (r->offline_requests > 0 && o.kind == OUTCOME_OK)
+      o.out_tok_s_per_gpu *= offline_waves(&d, &o, r->offline_requests);
   }
   out->config = deployment_label(&d);
   prediction_fill(r, &o, out);

@@ -464,6 +464,85 @@ START_TEST(mtp_host_overhead_per_sequence)
 }
 END_TEST
 
+/* CUDA graphs with padding (engine.h). Llama-3.1-405B, FP8, TP8 on H200s, graphs captured for 256,
+ * 384 and 512 sequences. A decode-only step of 300 sequences runs the 384 graph: its GEMMs and
+ * all-reduces are those of 384 sequences, its attention reads the KV caches of its own 300 (the
+ * padding's dummy sequences hold none), its overheads are the step's. 256 runs its own graph, as
+ * without the list. 600, above every graph, runs eagerly: the unpadded step plus 126 layers x the
+ * eager launch cost, 10 us = 1.26 ms. A step carrying a prompt runs eagerly, its own batch; the
+ * decode part of such a step, alone, is the unpadded decode step. */
+START_TEST(graph_padding)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  prof.stack[STACK_TRTLLM].eager_layer_overhead = 10e-6;
+  Engine plain = engine(c, "h200-sxm-hgx8", "llama-3.1-405b", PREC_FP8, 8, &prof), e = plain;
+  GraphBatches g = { .n = 3, .size = { 256, 384, 512 } };
+  e.graphs = &g;
+  StepBatch b300 = { .decode_seqs = 300, .decode_ctx = 1000 }, b384 = b300, b256 = b300, b600 = b300;
+  b384.decode_seqs = 384, b256.decode_seqs = 256, b600.decode_seqs = 600;
+  StepTime t, u300, u384, u256, u600;
+  step_time(&plain, &b300, &u300), step_time(&plain, &b384, &u384);
+  step_time(&plain, &b256, &u256), step_time(&plain, &b600, &u600);
+  step_time(&e, &b300, &t);
+  ck_assert(u384.gemm > u300.gemm * 1.05 && u384.comm > u300.comm * 1.05);
+  ck_assert(u300.clock == 1 && u384.clock == 1 && t.clock == 1);
+  ck_assert_close(t.gemm, u384.gemm, 1e-12);
+  ck_assert_close(t.comm, u384.comm, 1e-12);
+  ck_assert_close(t.attention, u300.attention, 1e-12);
+  ck_assert_close(t.overhead, u300.overhead, 1e-12);
+  ck_assert_close(t.total, u384.gemm + u384.comm + u300.attention + u300.overhead, 1e-12);
+  step_time(&e, &b256, &t);
+  ck_assert_close(t.total, u256.total, 1e-12);
+  step_time(&e, &b600, &t);
+  ck_assert_close(t.total, u600.total + 126 * 10e-6, 1e-12);
+  StepBatch mixed = { .decode_seqs = 300, .decode_ctx = 1000, .prefill_tokens = 128, .prefill_seqs = 1,
+                      .prefill_ctx = 64 };
+  StepTime m_plain, m_graphs;
+  step_time(&plain, &mixed, &m_plain), step_time(&e, &mixed, &m_graphs);
+  ck_assert_close(m_graphs.total, m_plain.total, 1e-12);
+  ck_assert_close(step_time_decode_beside_prompts(&e, 300, 1000), u300.total, 1e-12);
+  ck_assert_close(engine_graph_batch(&e, 512), 512, 0);
+  ck_assert_close(engine_graph_batch(&e, 512.5), 0, 0);
+  ck_assert_close(engine_graph_batch(&plain, 300.5), 300.5, 0);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The steady state with graphs (engine.h): the steps that carry a prompt's chunk decode their batch
+ * unpadded. Offline at 128 tokens in and out on a Llama-3.1-8B H200 engine of up to 1,000
+ * sequences, about 8 prompts arrive every step, so every step carries one: a graph list that would
+ * pad every decode-only step to 2,048 changes nothing. At 4,096 tokens out the KV room holds ~440
+ * sequences, one finishing every ~9 steps: most steps decode alone and pay the padding, so the
+ * engine is slower, but by less than if every step did (the padded step's time over the unpadded
+ * one's at that batch). */
+START_TEST(graph_padding_in_steady_state)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  prof.stack[STACK_TRTLLM].max_seqs_per_rank = 4096;
+  Engine plain = engine(c, "h200-sxm-hgx8", "llama-3.1-8b", PREC_FP8, 1, &prof), e = plain;
+  GraphBatches g = { .n = 1, .size = { 2048 } };
+  e.graphs = &g;
+  Load ld = { .isl = 128, .osl = 128, .max_batch = 1000, .chunk = 8192 };
+  SteadyState a, b;
+  g_free(steady_aggregated(&plain, 1, &ld, &a));
+  g_free(steady_aggregated(&e, 1, &ld, &b));
+  ck_assert(a.batch > 900); /* the slots full but for the prompts coming in */
+  ck_assert_close(b.out_tok_s, a.out_tok_s, 1e-12);
+  ld.osl = 4096;
+  g_free(steady_aggregated(&plain, 1, &ld, &a));
+  g_free(steady_aggregated(&e, 1, &ld, &b));
+  double ctx = ld.isl + ld.osl / 2;
+  double slower = step_time_decode(&e, a.batch, ctx) / step_time_decode(&plain, a.batch, ctx);
+  ck_assert(slower > 1.2);
+  ck_assert(b.out_tok_s < a.out_tok_s / 1.05 && b.out_tok_s > a.out_tok_s / slower);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* The power-limited clock. The prefill of test prefill_compute_bound (Llama-3.1-8B BF16 on a B200,
  * 8 prompts of 4096 tokens): GEMMs (G) and attention (A) compute-bound, the LM head weight-read-
  * bound (H, its compute Hc under the read). Say compute-bound work with its tensor cores busy all the
@@ -1121,6 +1200,8 @@ int main(void)
   tcase_add_test(tc, degraded_nvlink_domain);
   tcase_add_test(tc, step_overhead_parts);
   tcase_add_test(tc, mtp_host_overhead_per_sequence);
+  tcase_add_test(tc, graph_padding);
+  tcase_add_test(tc, graph_padding_in_steady_state);
   tcase_add_test(tc, power_limited_clock);
   tcase_add_test(tc, infeasible_with_numbers);
   tcase_add_test(tc, kv_pool_rules_of_the_stacks);

@@ -492,6 +492,20 @@ START_TEST(bad_recipes)
       ":3:47: expected a length range in (0, 1]" },
     { "recipes: []\nclients:\n  - {source_kind: b, length_range: 1, prompts_per_user: 3}\n",
       ":3:5: expected {source_kind, source, length_range, prompts_per_user}" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {graph_batches: [1, 4, 2]}}\n",
+      ":2:70: expected whole batch sizes from 1 to 1048576, each above the one before" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {graph_batches: 8}}\n",
+      ":2:63: expected a list of batch sizes, e.g. [1, 2, 4, 8]" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {max_batch: trtllm-benchh}}\n",
+      ":2:59: expected a number >= 0, concurrency or trtllm-bench" },
+    { "recipes: []\noffline:\n  - {source_kind: b, source: s, runs: [{isl: 128, osl: 128, requests: 2.5}]}\n",
+      ":3:71: expected a whole number of requests" },
+    { "recipes: []\noffline:\n  - {source_kind: b, source: s, runs: [{isl: 0, osl: 128, requests: 2}]}\n",
+      ":3:46: expected a whole number from 1 to 10,000,000" },
+    { "recipes: []\noffline:\n  - {source_kind: b, source: s, runs: [{isl: 1, osl: 128}]}\n",
+      ":3:40: expected {isl, osl, requests}" },
+    { "recipes: []\noffline:\n  - {source_kind: b, runs: []}\n",
+      ":3:5: expected {source_kind, source, runs: [{isl, osl, requests}, ...]}" },
     { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset_isl: 900, server: {tpot: fast, ttft: 2 s}, "
       "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:53: expected {tpot: TIME, ttft: TIME}" },
   };
@@ -558,6 +572,137 @@ START_TEST(client_rules)
 }
 END_TEST
 
+/* The throughput of offline row OFF1 (Llama-3.1-8B on one H200, 128 in, 1,000 out) under a
+ * recipes file of batch cap CAP and, when REQUESTS > 0, an offline run of that many requests. */
+static double offline_throughput(const Catalog *c, int cap, int requests)
+{
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *rpath = g_build_filename(dir, "r.yaml", NULL);
+  g_autofree char *runs = requests > 0 ? g_strdup_printf("offline:\n  - {source_kind: bench, source: s, runs: "
+                                                         "[{isl: 100, osl: 900, requests: 7}, {isl: 128, osl: "
+                                                         "1000, requests: %d}]}\n", requests)
+                                       : g_strdup("");
+  g_autofree char *text = g_strdup_printf("recipes:\n  - {id: cap, source: s, when: {source_kind: bench}, set: "
+                                          "{max_batch: %d}}\n%s", cap, runs);
+  ck_assert(g_file_set_contents(rpath, text, -1, NULL));
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Recipes) rec = recipes_load(rpath, &err);
+  ck_assert_msg(rec, "%s", err ? err->message : "");
+  g_autofree char *csv = g_strconcat(csv_text, "x,off1,bench,h200-sxm-hgx8,1,llama-3.1-8b,fp8,128,1000,,offline,agg,1,"
+                                               ",,,,,,,,,,,,,trtllm,10000,,,\n", NULL);
+  g_autofree char *path = write_tmp(csv);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, &err);
+  ck_assert_msg(rows, "%s", err ? err->message : "");
+  ValRow *r = rows->pdata[rows->len - 1];
+  ck_assert_double_eq(r->offline_requests, requests > 0 ? requests : 0);
+  Profile prof;
+  profile_defaults(&prof);
+  Prediction p;
+  validate_predict(r, &prof, &p);
+  ck_assert_int_eq(p.status, OUTCOME_OK);
+  double x = p.predicted[MET_OUT_TOK_S_PER_GPU];
+  prediction_clear(&p);
+  return x;
+}
+
+/* An offline benchmark of N requests queued at once, measured over the whole run: a 64-sequence
+ * engine runs 600 of them in 9 full waves (576) and a last wave of 24 on its own. A full wave of
+ * 64 takes 64 x OSL / X(64), the last 24 x OSL / X(24), so the run's throughput is
+ *   600 x OSL / (9 x 64 x OSL / X(64) + 24 x OSL / X(24)) = X(64) x 600 / (576 + 24 x X(64) / X(24)).
+ * 640 requests make 10 whole waves: X(64); 40 requests, one wave of 40: X(40). */
+START_TEST(offline_runs_in_waves)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  double x64 = offline_throughput(c, 64, 0), x24 = offline_throughput(c, 24, 0), x40 = offline_throughput(c, 40, 0);
+  ck_assert(x24 < x64 && x40 < x64); /* a smaller batch reads the same weights for fewer tokens */
+  ck_assert_close(offline_throughput(c, 64, 600), x64 * 600 / (576 + 24 * x64 / x24), 1e-9 * x64);
+  ck_assert_close(offline_throughput(c, 64, 640), x64, 1e-9 * x64);
+  ck_assert_close(offline_throughput(c, 64, 40), x40, 1e-9 * x64);
+  /* the shipped trtllm-bench runs, as TensorRT-LLM's perf overview lists them */
+  g_autoptr(Recipes) shipped = shipped_recipes();
+  ck_assert_double_eq(recipes_offline_requests(shipped, "trtllm-bench", 128, 4096), 1500);
+  ck_assert_double_eq(recipes_offline_requests(shipped, "trtllm-bench", 128, 128), 30000);
+  ck_assert_double_eq(recipes_offline_requests(shipped, "trtllm-bench", 128, 4095), 0);
+  ck_assert_double_eq(recipes_offline_requests(shipped, "mlperf", 128, 4096), 0);
+}
+END_TEST
+
+/* trtllm-bench's engine settings (tensorrt_llm/bench/build/tuning.py), on 8 GPUs of 100 GB, 400 GB
+ * of weights, a KV cache of 2 x 126 x 8 x 128 x 1 = 258,048 B a token, 95% of the room:
+ *  128 in, 4,096 out: 0.95 x (800 - 400) GB / (258,048 x 4,224) = 348.6 requests -> batch rounded
+ *   up to 128: 384; tokens 348.6 x (1 + 128 / 4096) = 359.5 -> at least 2,048;
+ *  2,048 in, 128 out: 380e9 / (258,048 x 2,176) = 676.7 -> 768; tokens 676.7 x 17 = 11,505 -> up to
+ *   1,024: 12,288;
+ *  790 GB of weights: 9.5e9 / 1.09e9 = 8.7 -> at least 64; 2,048;
+ *  8 GB of weights, 128 in and out: 7.524e11 / (258,048 x 256) = 11,390 -> at most 4,096 (already a
+ *   multiple of 256); tokens 4,096 x 2 = 8,192 -> a multiple of 1,024: 8,192; over 2 pipeline
+ *   stages 2,048 -> 2,048 and 4,096;
+ *  900 GB of weights: they do not fit.
+ * The graphs a TensorRT-LLM engine keeps of [1, 2, 4, ..., 256, 384, 512, 1024]: up to min(384,
+ * 2048) all to 384; up to 768, 512 and then 768 itself (1,024 would have padded to it); up to
+ * min(768, 600 / 2) = 300 with a draft token, 256 and 300; up to 4,096, the whole list. */
+START_TEST(trtllm_bench_settings)
+{
+  BenchEngine b = { .gpus = 8, .pp = 1, .gpu_memory = 100e9, .weights = 400e9, .kv_token = 258048,
+                    .isl = 128, .osl = 4096, .kv_fraction = 0.95 };
+  double batch, tokens;
+  ck_assert(recipes_trtllm_bench_limits(&b, &batch, &tokens));
+  ck_assert_double_eq(batch, 384); ck_assert_double_eq(tokens, 2048);
+  b.isl = 2048, b.osl = 128;
+  ck_assert(recipes_trtllm_bench_limits(&b, &batch, &tokens));
+  ck_assert_double_eq(batch, 768); ck_assert_double_eq(tokens, 12288);
+  b.isl = 128, b.osl = 4096, b.weights = 790e9;
+  ck_assert(recipes_trtllm_bench_limits(&b, &batch, &tokens));
+  ck_assert_double_eq(batch, 64); ck_assert_double_eq(tokens, 2048);
+  b.isl = b.osl = 128, b.weights = 8e9;
+  ck_assert(recipes_trtllm_bench_limits(&b, &batch, &tokens));
+  ck_assert_double_eq(batch, 4096); ck_assert_double_eq(tokens, 8192);
+  b.pp = 2;
+  ck_assert(recipes_trtllm_bench_limits(&b, &batch, &tokens));
+  ck_assert_double_eq(batch, 2048); ck_assert_double_eq(tokens, 4096);
+  b.weights = 900e9;
+  ck_assert(!recipes_trtllm_bench_limits(&b, &batch, &tokens));
+
+  GraphBatches list = { .n = 12, .size = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024 } }, g;
+  recipes_trtllm_graphs(&list, 384, 2048, 0, &g);
+  ck_assert_int_eq(g.n, 10); ck_assert_double_eq(g.size[9], 384);
+  recipes_trtllm_graphs(&list, 768, 2048, 0, &g);
+  ck_assert_int_eq(g.n, 12); ck_assert_double_eq(g.size[10], 512); ck_assert_double_eq(g.size[11], 768);
+  recipes_trtllm_graphs(&list, 768, 600, 1, &g);
+  ck_assert_int_eq(g.n, 10); ck_assert_double_eq(g.size[8], 256); ck_assert_double_eq(g.size[9], 300);
+  recipes_trtllm_graphs(&list, 4096, 8192, 0, &g);
+  ck_assert_int_eq(g.n, 12); ck_assert_double_eq(g.size[11], 1024);
+}
+END_TEST
+
+/* The shipped recipes launch a trtllm-bench row as the perf overview ran it: Llama-3.1-405B FP8 on
+ * 8 H200s (143,771 MiB each), 128 in, 4,096 out, 95% of the room: (8 x 143,771 x 2^20 - 405.9e9) x
+ * 0.95 / (258,048 x 4,224) = 697.4 requests -> max_batch 768, max_num_tokens 2,048, graphs up to
+ * 512 and then 768; the engines point at them. */
+START_TEST(trtllm_bench_row_as_launched)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
+  g_autofree char *text = g_strconcat(csv_text, "x,tb1,trtllm-bench,h200-sxm-hgx8,8,llama-3.1-405b,fp8,128,4096,,offline,"
+                                                "agg,8,,,,,,,,,,,,,,trtllm,593,,,\n", NULL);
+  g_autofree char *path = write_tmp(text);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, &err);
+  ck_assert_msg(rows, "%s", err ? err->message : "");
+  const ValRow *r = rows->pdata[rows->len - 1];
+  ck_assert_double_eq(r->load.max_batch, 768);
+  ck_assert_double_eq(r->load.chunk, 2048);
+  ck_assert_double_eq(r->decode.kv_fraction, 0.95);
+  ck_assert_ptr_eq(r->decode.graphs, &r->graphs);
+  ck_assert_int_eq(r->graphs.n, 12);
+  ck_assert_double_eq(r->graphs.size[10], 512);
+  ck_assert_double_eq(r->graphs.size[11], 768);
+  ck_assert_double_eq(r->offline_requests, 1500);
+  const ValRow *inf = rows->pdata[0]; /* an InferenceX row: none of it */
+  ck_assert_ptr_null(inf->decode.graphs);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("validate");
@@ -572,6 +717,9 @@ int main(void)
   tcase_add_test(tc, pooled_headline_median);
   tcase_add_test(tc, mlperf_rules);
   tcase_add_test(tc, client_rules);
+  tcase_add_test(tc, offline_runs_in_waves);
+  tcase_add_test(tc, trtllm_bench_settings);
+  tcase_add_test(tc, trtllm_bench_row_as_launched);
   tcase_add_test(tc, fit_recovers_known_profile);
   tcase_add_test(tc, fit_carries_unmeasured_stack);
   tcase_add_test(tc, fit_ttft_one_way_above_half_load);
