@@ -260,6 +260,25 @@ expect_rc 2 "validate with an unknown engine" "$AIFSIM" validate "$out/m.csv" --
 expect_rc 0 "validate on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid -o "$out/pred-sg.csv"
 grep -q '^r1,ok,,[0-9].*(simgrid)$' "$out/pred-sg.csv" && ok || fail "validate --backend simgrid simulates the concurrency row"
 expect_rc 2 "validate steady on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid --engine steady
+
+# calibration/held-out.sh: the measured file's two splits, each half predicted by the profile fitted
+# on the other (by the steady state here, for speed): every row is predicted once per split, and
+# split 1's line is what validate says of halfB with split1.yaml
+ho="$SRC/calibration/held-out.sh"
+expect_rc 0 "held-out.sh" sh "$ho" -a "$AIFSIM" -e steady -o "$out/held-out"
+cp "$out/stdout" "$out/held-out.txt"
+rows=$(awk '/^split/ { n += $3 } END { print n }' "$out/held-out.txt")
+total=$(($(wc -l <"$SRC/calibration/measured/measured-dev.csv") - 1))
+[ "$rows" -eq $((2 * total)) ] && ok || fail "held-out.sh predicts every row once per split ($rows of $((2 * total)))"
+"$AIFSIM" validate "$out/held-out/halfB.csv" -p "$SRC/calibration/profiles/held-out/split1.yaml" -e steady -q \
+  >"$out/halfB.txt" 2>&1
+pooled=$(sed -n 's/^pooled: .* median \([0-9.]*\)% over.*/\1/p' "$out/halfB.txt")
+[ -n "$pooled" ] && grep -q "^split1 .* ${pooled}%\$" "$out/held-out.txt" && ok ||
+  fail "held-out.sh's split 1 is validate's halfB with split1.yaml ($pooled)"
+grep -q '^mean over the four halves: pooled [0-9.]*%, TTFT [0-9.]*%$' "$out/held-out.txt" && ok ||
+  fail "held-out.sh prints the means over the halves"
+expect_rc 2 "held-out.sh with an unknown engine" sh "$ho" -a "$AIFSIM" -e magic
+expect_rc 2 "held-out.sh without its measured file" sh "$ho" -a "$AIFSIM" "$out/none.csv"
 expect_rc 2 "run with an unknown backend" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" --backend magic -o "$out/x"
 expect_err "--backend: expected fast or simgrid" "run names the backends"
 expect_rc 0 "run on SimGrid" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" --backend simgrid -o "$out/gc-sg"

@@ -1,0 +1,81 @@
+#!/bin/sh
+# held-out.sh — the model's error on measured rows the fit never saw, the headline figure
+# (docs/validation.md, "Held out").
+#
+# The measured file is split in two by row id, twice (ids are hashes): split 1 by the id's first
+# character (halfA 0-7, halfB 8-f), split 2 by its second (halfC 0-7, halfD 8-f). Each half has a
+# profile fitted on it alone (calibration/profiles/held-out/: split1 on halfA, split1-reverse on
+# halfB, split2 on halfC, split2-reverse on halfD), which predicts the other half. With --refit
+# each half's profile is first refitted on its half from the shipped one (the protocol of a round:
+# docs/validation.md). Prints, per half, the rows predicted and the median errors (throughput per
+# GPU, tokens/s per user, TTFT, and the first two pooled), then the means over the four halves.
+#
+#   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N]] [MEASURED.csv]
+#
+# Exit status: 0 done, 1 an aifsim run failed, 2 bad usage.
+set -u
+here=$(dirname "$0")
+aifsim=${AIFSIM:-./aifsim}
+dir=""
+engine=des
+rounds=0
+starts=1
+jobs=1
+
+usage() {
+  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N]] [MEASURED.csv]" >&2
+  exit 2
+}
+whole() { case $1 in '' | *[!0-9]*) usage ;; esac; }
+
+while getopts a:o:e:r:s:j:h opt; do
+  case $opt in
+  a) aifsim=$OPTARG ;;
+  o) dir=$OPTARG ;;
+  e) case $OPTARG in des | steady) engine=$OPTARG ;; *) usage ;; esac ;;
+  r) whole "$OPTARG"; rounds=$OPTARG ;;
+  s) whole "$OPTARG"; starts=$OPTARG ;;
+  j) whole "$OPTARG"; jobs=$OPTARG ;;
+  *) usage ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -le 1 ] || usage
+measured=${1:-$here/measured/measured-dev.csv}
+[ -r "$measured" ] || { echo "$0: cannot read $measured" >&2; exit 2; }
+if [ -z "$dir" ]; then
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/aifsim-held-out-XXXXXX") || exit 1
+else
+  mkdir -p "$dir" || exit 1
+fi
+
+# The four halves, each with the file's header. Ids are the first column and hold no commas.
+awk -v d="$dir" 'NR == 1 { for (h = 0; h < 4; h++) print > (d "/half" substr("ABCD", h + 1, 1) ".csv"); next }
+  { print > (d "/half" (substr($0, 1, 1) ~ /[0-7]/ ? "A" : "B") ".csv")
+    print > (d "/half" (substr($0, 2, 1) ~ /[0-7]/ ? "C" : "D") ".csv") }' "$measured" || exit 1
+
+printf '%-16s %-7s %5s %11s %9s %7s %7s\n' "profile" "fit->on" "rows" "throughput" "per-user" "TTFT" "pooled"
+sum_pooled=0
+sum_ttft=0
+for run in "split1 A B" "split1-reverse B A" "split2 C D" "split2-reverse D C"; do
+  set -- $run
+  name=$1 train=$2 test=$3
+  profile=$here/profiles/held-out/$name.yaml
+  if [ "$rounds" -gt 0 ]; then
+    "$aifsim" fit "$dir/half$train.csv" -p "$profile" -o "$dir/$name.yaml" --rounds "$rounds" \
+      --starts "$starts" -j "$jobs" -q >"$dir/$name.fit.txt" 2>&1 || { cat "$dir/$name.fit.txt" >&2; exit 1; }
+    profile=$dir/$name.yaml
+  fi
+  "$aifsim" validate "$dir/half$test.csv" -p "$profile" -e "$engine" -q -o "$dir/$name.predictions.csv" \
+    >"$dir/$name.txt" 2>&1 || { cat "$dir/$name.txt" >&2; exit 1; }
+  # the summary's 'all' line: rows, then per metric n, median, p90; and the pooled median
+  line=$(awk '$1 == "all" { print $2, $7, $10, $13 }' "$dir/$name.txt")
+  pooled=$(sed -n 's/^pooled: .* median \([0-9.]*\)% over.*/\1/p' "$dir/$name.txt")
+  [ -n "$line" ] && [ -n "$pooled" ] || { echo "$0: no summary in $dir/$name.txt" >&2; exit 1; }
+  set -- $line
+  printf '%-16s %-7s %5s %11s %9s %7s %6s%%\n' "$name" "$train->$test" "$1" "$2" "$3" "$4" "$pooled"
+  sum_pooled=$(echo "$sum_pooled $pooled" | awk '{ print $1 + $2 }')
+  sum_ttft=$(echo "$sum_ttft $4" | awk '{ sub("%", "", $2); print $1 + $2 }')
+done
+echo "$sum_pooled $sum_ttft" | awk '{ printf "mean over the four halves: pooled %.2f%%, TTFT %.2f%%\n", $1 / 4, $2 / 4 }'
+echo "files: $dir"
