@@ -10,7 +10,10 @@
 # docs/validation.md). Prints, per half, the rows predicted and the median errors (throughput per
 # GPU, tokens/s per user, TTFT, and the first two pooled), then the means over the four halves.
 #
-#   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N]] [MEASURED.csv]
+#   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]]
+#                           [MEASURED.csv]
+#
+# -H KEYS holds those stack-layer keys in the refits, as `aifsim fit --hold` does.
 #
 # Exit status: 0 done, 1 an aifsim run failed, 2 bad usage.
 set -u
@@ -21,14 +24,15 @@ engine=des
 rounds=0
 starts=1
 jobs=1
+hold=""
 
 usage() {
-  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N]] [MEASURED.csv]" >&2
+  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]] [MEASURED.csv]" >&2
   exit 2
 }
 whole() { case $1 in '' | *[!0-9]*) usage ;; esac; }
 
-while getopts a:o:e:r:s:j:h opt; do
+while getopts a:o:e:r:s:j:H:h opt; do
   case $opt in
   a) aifsim=$OPTARG ;;
   o) dir=$OPTARG ;;
@@ -36,6 +40,7 @@ while getopts a:o:e:r:s:j:h opt; do
   r) whole "$OPTARG"; rounds=$OPTARG ;;
   s) whole "$OPTARG"; starts=$OPTARG ;;
   j) whole "$OPTARG"; jobs=$OPTARG ;;
+  H) hold=$OPTARG ;;
   *) usage ;;
   esac
 done
@@ -63,7 +68,8 @@ for run in "split1 A B" "split1-reverse B A" "split2 C D" "split2-reverse D C"; 
   profile=$here/profiles/held-out/$name.yaml
   if [ "$rounds" -gt 0 ]; then
     "$aifsim" fit "$dir/half$train.csv" -p "$profile" -o "$dir/$name.yaml" --rounds "$rounds" \
-      --starts "$starts" -j "$jobs" -q >"$dir/$name.fit.txt" 2>&1 || { cat "$dir/$name.fit.txt" >&2; exit 1; }
+      --starts "$starts" -j "$jobs" ${hold:+-H "$hold"} -q >"$dir/$name.fit.txt" 2>&1 ||
+      { cat "$dir/$name.fit.txt" >&2; exit 1; }
     profile=$dir/$name.yaml
   fi
   "$aifsim" validate "$dir/half$test.csv" -p "$profile" -e "$engine" -q -o "$dir/$name.predictions.csv" \

@@ -29,12 +29,13 @@ typedef struct {
 typedef enum {
   S_ADP_BALANCE, S_ADP_WAIT, S_BW_TIMEOUT, S_BW_TOKENS, S_RECV, S_OVERLAP, /* the stack's scheduler */
   S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV, S_EXPERT_SLOTS, S_DECODE_RANK_BATCH, S_KV_FRACTION, S_EP,
-  S_GRAPH_BATCHES, S_COUNT_
+  S_GRAPH_BATCHES, S_ATTENTION_DP, S_COUNT_
 } SetKey;
 static const char *const set_names[] = { "adp_balance_timeout", "adp_batching_wait", "batch_wait_timeout",
                                          "batch_wait_tokens", "recv_interval", "overlap", "draft_tokens",
                                          "max_batch", "chunk", "kv_cache", "expert_slots",
-                                         "decode_rank_batch", "kv_memory_fraction", "ep", "graph_batches", NULL };
+                                         "decode_rank_batch", "kv_memory_fraction", "ep", "graph_batches",
+                                         "attention_dp", NULL };
 
 typedef enum {
   V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS, V_GRAPH_FLOOR, V_ENGINE, V_TRTLLM_BENCH, V_LIST
@@ -212,6 +213,12 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
     return (s->kind = V_TRTLLM_BENCH), TRUE;
   if (s->key == S_EP)
     return strcmp(t, "engine") == 0 ? ((s->kind = V_ENGINE), TRUE) : bad(d, v, error, "expected engine");
+  if (s->key == S_ATTENTION_DP) {
+    if (strcmp(t, "true") && strcmp(t, "false"))
+      return bad(d, v, error, "expected true or false");
+    s->value = strcmp(t, "true") == 0;
+    return TRUE;
+  }
   if (s->key == S_KV) {
     int p = name_index(precision_names, t);
     return p < 0 ? bad(d, v, error, "expected a precision: bf16, fp8 or fp4") : ((s->value = p), TRUE);
@@ -419,7 +426,8 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
   *out = (RecipeSettings){ .adp_balance_timeout = NAN, .adp_batching_wait = NAN, .batch_wait_timeout = NAN,
                            .batch_wait_tokens = NAN, .recv_interval = NAN, .overlap = NAN, .draft_tokens = -1,
                            .max_batch = NAN, .chunk = NAN, .kv_cache = -1, .expert_slots = -1,
-                           .decode_rank_batch = NAN, .kv_memory_fraction = NAN, .ep_engine = FALSE };
+                           .decode_rank_batch = NAN, .kv_memory_fraction = NAN, .ep_engine = FALSE,
+                           .attention_dp = -1 };
   double *sched[] = { &out->adp_balance_timeout, &out->adp_batching_wait, &out->batch_wait_timeout,
                       &out->batch_wait_tokens, &out->recv_interval, &out->overlap };
   gboolean trtllm_tokens = FALSE;
@@ -452,6 +460,8 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
         out->kv_memory_fraction = s->value;
       } else if (s->key == S_EP) {
         out->ep_engine = TRUE;
+      } else if (s->key == S_ATTENTION_DP) {
+        out->attention_dp = (int)s->value;
       } else if (s->key == S_DECODE_RANK_BATCH) {
         out->decode_rank_batch = s->kind == V_GRAPH_FLOOR ? recipes_graph_floor(row->decode_rank_users) : s->value;
       }

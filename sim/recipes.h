@@ -49,6 +49,9 @@ typedef struct {
   /* ep: engine. Every attention-DP engine of the row that records EP 1 spreads its experts over all
    * its GPUs (the recipes' ep-size = dp-size = tp-size); the rows' EP column says 1 for them */
   gboolean ep_engine;
+  /* attention_dp: whether the engines ran attention data-parallel (1) or tensor-parallel (0),
+   * where the row's record says otherwise; -1: as the row records it */
+  int attention_dp;
 } RecipeSettings;
 
 typedef struct {

@@ -130,6 +130,8 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->load.chunk = s.chunk;
   if (s.kv_cache >= 0)
     r->kv_asked = (KvPrecision)(s.kv_cache + 1); /* KvPrecision is Precision after KVP_AUTO */
+  if (s.attention_dp >= 0) /* before EP, which an attention-DP engine may spread over its GPUs */
+    r->decode.dp_attention = r->prefill.dp_attention = s.attention_dp == 1;
   if (s.ep_engine) { /* before the slots, which want EP > 1 */
     ep_over_engine(&r->decode);
     if (r->disaggregated)

@@ -198,6 +198,12 @@ START_TEST(inferencex_launch_settings)
   ck_assert_int_eq(d6->prefill.expert_slots, 0);
   ck_assert(d7->prefill.ep == 1 && d7->decode.ep == 1 && d7->decode.expert_slots == 0);
   ck_assert(d5->prefill.ep == 8 && d5->decode.ep == 8 && d5->decode.expert_slots == 0);
+  /* GB200's 4-GPU Dynamo-SGLang workers are the low-latency recipes' TP engines, whatever attention
+   * DP the row records (dis7 records it on both pools); the wide workers (dis6) keep theirs, and so
+   * does a B200 row (dis5, recorded without it) */
+  ck_assert(!d7->prefill.dp_attention && !d7->decode.dp_attention);
+  ck_assert(d6->prefill.dp_attention && d6->decode.dp_attention);
+  ck_assert(!d5->prefill.dp_attention && !d5->decode.dp_attention);
   const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
   ck_assert(o1->launch && o1->overlap == 1 && o1->load.chunk == 8192 && o1->load.max_batch == 64);
   ck_assert(o1->kv_asked == KVP_BF16 && o1->batch_wait_timeout == 0);
@@ -494,6 +500,8 @@ START_TEST(bad_recipes)
       ":3:5: expected {source_kind, source, length_range, prompts_per_user}" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {graph_batches: [1, 4, 2]}}\n",
       ":2:70: expected whole batch sizes from 1 to 1048576, each above the one before" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {attention_dp: no}}\n",
+      ":2:62: expected true or false" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {graph_batches: 8}}\n",
       ":2:63: expected a list of batch sizes, e.g. [1, 2, 4, 8]" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {max_batch: trtllm-benchh}}\n",
