@@ -143,9 +143,10 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
     r->decode.kv_fraction = r->prefill.kv_fraction = s.kv_memory_fraction;
   if (!isnan(s.decode_rank_batch) && r->disaggregated) /* per decode engine from here on */
     r->load.max_batch = MAX(1, s.decode_rank_batch) * engine_attn_dp(&r->decode);
+  /* trtllm-bench sizes them at the KV fraction it runs with (its own default, 0.90, unless set) */
   double bench_batch, bench_tokens;
   if ((s.bench_max_batch || s.bench_chunk) && !r->disaggregated &&
-      bench_limits(r, isnan(s.kv_memory_fraction) ? 0.9 : s.kv_memory_fraction, &bench_batch, &bench_tokens)) {
+      bench_limits(r, isnan(s.kv_memory_fraction) ? 0.90 : s.kv_memory_fraction, &bench_batch, &bench_tokens)) {
     if (s.bench_max_batch)
       r->load.max_batch = bench_batch;
     if (s.bench_chunk)
@@ -430,10 +431,11 @@ static int predict_open_tp(ValRow *r, const Profile *prof, Outcome *out)
 /* An offline run of N requests queued at once, all of the same lengths, measured over the whole
  * run (recipes.h, OfflineRun): each engine of deployment D takes its share n of them and runs them
  * in waves of the B sequences it holds at once (its slots), every wave admitted together and so
- * finishing together (FULL: the saturated engine, X(B)). The last wave's R = n - floor(n / B) x B sequences run on
- * their own, at R's throughput X(R): for R x OSL / X(R), where a full wave takes B x OSL / X(B).
- * The run's throughput is then X(B) x n / (floor(n / B) x B + R x X(B) / X(R)); returns that
- * factor on X(B) (1 when the waves come out whole or the last one cannot be predicted). */
+ * finishing together (FULL: the saturated engine, X(B)). The last wave's R = n - floor(n / B) x B
+ * sequences run on their own, at R's throughput X(R): for R x OSL / X(R), where a full wave takes
+ * B x OSL / X(B). The run's throughput is then X(B) x n / (floor(n / B) x B + R x X(B) / X(R));
+ * returns that factor on X(B) (1 when the waves come out whole or the last one cannot be
+ * predicted). */
 static double offline_waves(const Deployment *d, const Outcome *full, double requests)
 {
   Ceilings c;
