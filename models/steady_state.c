@@ -98,14 +98,19 @@ double steady_prompt_wait_p99(double rate, double service)
   return rho > 0.01 ? service / (2 * (1 - rho)) * log(100 * rho) : 0;
 }
 
-/* A decode step of BD sequences when a share MIXED of the steps also carries prompt chunks: those
- * decode the batch as it is, the others may run it padded in a captured graph (engine.h). */
-static double decode_step(const Engine *e, double bd, double ctx, double mixed)
+/* A decode step of BD sequences: its time as a decode-only step (*PADDED, in a captured graph that
+ * may pad it, engine.h) and as the decode part of a step that carries prompt chunks (*BESIDE: the
+ * batch as it is); the same without a capture list. */
+static void decode_steps(const Engine *e, double bd, double ctx, double *padded, double *beside)
 {
-  double padded = step_time_decode(e, bd, ctx);
-  if (!e->graphs || mixed <= 0)
-    return padded;
-  return mixed * step_time_decode_beside_prompts(e, bd, ctx) + (1 - mixed) * padded;
+  *padded = step_time_decode(e, bd, ctx);
+  *beside = e->graphs ? step_time_decode_beside_prompts(e, bd, ctx) : *padded;
+}
+
+/* The mean decode step when a share MIXED of the steps carries prompt chunks. */
+static double mean_step(double padded, double beside, double mixed)
+{
+  return mixed * beside + (1 - mixed) * padded;
 }
 
 /* One aggregated engine with USERS closed-loop users and room for CAP sequences. Each second the
@@ -124,7 +129,8 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   double k_fit = MAX(1, floor(budget / fresh)); /* whole prompts one step's budget holds */
   double overhead = ld->users > 0 ? e->prof->stack[e->stack].request_overhead : 0;
   /* a saturated attention-DP engine prefills a prompt on every rank at once */
-  double tp_cap = prefill_cost(e, cap, ctx, fresh, off, chunk, adp);
+  double tp_cap = prefill_cost(e, cap, ctx, fresh, off, chunk, adp), td_cap, td_cap_beside;
+  decode_steps(e, cap, ctx, &td_cap, &td_cap_beside);
   double recv = engine_recv_interval(e);
   gboolean overlaps = engine_overlaps(e);
   s->x = s->step = 0;
@@ -132,11 +138,12 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   for (int it = 0; it < ITERATIONS; it++) {
     /* the steps that carry a prompt's chunk decode their batch as it is; the others, decode only,
      * in a captured graph that may pad it (engine.h): a share MIXED of the steps carries chunks */
-    double mixed = CLAMP(s->x * s->step * n_chunks, 0, 1);
-    double td = decode_step(e, s->bd, ctx, mixed);
+    double mixed = CLAMP(s->x * s->step * n_chunks, 0, 1), td_padded, td_beside;
+    decode_steps(e, s->bd, ctx, &td_padded, &td_beside);
+    double td = mean_step(td_padded, td_beside, mixed);
     /* the most requests/s the engine's time allows: every slot decoding (decode steps amortise
      * best over the largest batch) */
-    double x_max = 1 / (tp_cap + (ld->osl - 1) / a * decode_step(e, cap, ctx, mixed) / cap);
+    double x_max = 1 / (tp_cap + (ld->osl - 1) / a * mean_step(td_cap, td_cap_beside, mixed) / cap);
     double hold, window = balance_window(e, s->x * s->step, &hold);
     double k = prompts_per_prefill_step(e, s->x * s->step, window);
     double held, wait = batch_wait_window(e, fresh, budget, s->bd * a, s->x * s->step, &held);

@@ -171,6 +171,11 @@ void predict_floor(FloorMember *m, int n, double floor_gpus, double interval, gb
 
 void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }
 
+double predict_engine_slots(const Deployment *d, double max_seqs)
+{
+  return MIN(MIN(max_seqs, d->load.max_batch), engine_batch_cap(&d->decode));
+}
+
 void predict_ceilings(const Deployment *d, Ceilings *out)
 {
   Load ld = d->load;
@@ -182,7 +187,7 @@ void predict_ceilings(const Deployment *d, Ceilings *out)
   *out = (Ceilings){ .known = !why, .slots = NAN, .capacity_req_s = NAN };
   if (why)
     return;
-  out->slots = MIN(MIN(ss.max_seqs, ld.max_batch), engine_batch_cap(&d->decode)) * d->dec_workers;
+  out->slots = predict_engine_slots(d, ss.max_seqs) * d->dec_workers;
   out->capacity_req_s = ss.out_tok_s / ld.osl;
   out->weights = ss.weights, out->kv_free = ss.kv_free, out->max_seqs = ss.max_seqs;
 }

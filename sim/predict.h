@@ -98,6 +98,9 @@ typedef struct {
   double weights, kv_free, max_seqs; /* per GPU of a decode engine; sequences per engine */
 } Ceilings;
 void predict_ceilings(const Deployment *d, Ceilings *out);
+/* The sequences one of D's decode engines runs at once when its KV room holds MAX_SEQS: the least of
+ * that, the load's batch cap and the stack's. */
+double predict_engine_slots(const Deployment *d, double max_seqs);
 /* Judges an ok OUT of D against its ceilings C: queue-bound when a closed loop keeps more users in
  * flight than it runs sequences at once (the rest wait for a slot, whatever the method); unstable
  * when an open loop's backlog grew over the simulated window, or, too few arrivals inside the

@@ -351,6 +351,16 @@ static gboolean parse_offline(YamlDoc *d, yaml_node_t *n, Recipes *out, GError *
   return TRUE;
 }
 
+/* Reads every item of LIST (none when NULL) into OUT with PARSE, stopping at the first bad one. */
+static gboolean parse_each(YamlDoc *d, yaml_node_t *list, Recipes *out, GError **error,
+                           gboolean (*parse)(YamlDoc *, yaml_node_t *, Recipes *, GError **))
+{
+  for (yaml_node_item_t *it = list ? list->data.sequence.items.start : NULL; it && it < list->data.sequence.items.top; it++)
+    if (!parse(d, yaml_doc_get(d, *it), out, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* The list under KEY in the root (NULL when absent), or FALSE when it is not a list. */
 static gboolean optional_list(YamlDoc *d, yaml_node_t *root, const char *key, yaml_node_t **out)
 {
@@ -382,15 +392,9 @@ Recipes *recipes_load(const char *path, GError **error)
     if (!parse_recipe(d, yaml_doc_get(d, *it), r, error))
       return NULL;
   }
-  for (yaml_node_item_t *it = ml ? ml->data.sequence.items.start : NULL; it && it < ml->data.sequence.items.top; it++)
-    if (!parse_mlperf(d, yaml_doc_get(d, *it), out, error))
-      return NULL;
-  for (yaml_node_item_t *it = cl ? cl->data.sequence.items.start : NULL; it && it < cl->data.sequence.items.top; it++)
-    if (!parse_client(d, yaml_doc_get(d, *it), out, error))
-      return NULL;
-  for (yaml_node_item_t *it = off ? off->data.sequence.items.start : NULL; it && it < off->data.sequence.items.top; it++)
-    if (!parse_offline(d, yaml_doc_get(d, *it), out, error))
-      return NULL;
+  if (!parse_each(d, ml, out, error, parse_mlperf) || !parse_each(d, cl, out, error, parse_client) ||
+      !parse_each(d, off, out, error, parse_offline))
+    return NULL;
   return g_steal_pointer(&out);
 }
 

@@ -438,10 +438,9 @@ static int predict_open_tp(ValRow *r, const Profile *prof, Outcome *out)
  * predicted). */
 static double offline_waves(const Deployment *d, const Outcome *full, double requests)
 {
-  Ceilings c;
-  predict_ceilings(d, &c);
-  double engines = MAX(1, d->dec_workers), n = requests / engines, b = floor(c.slots / engines);
-  if (!c.known || !(n > 0) || !(b >= 1) || !(full->out_tok_s_per_gpu > 0))
+  double engines = MAX(1, d->dec_workers), n = requests / engines;
+  double b = floor(predict_engine_slots(d, full->max_seqs));
+  if (!(n > 0) || !(b >= 1) || !(full->out_tok_s_per_gpu > 0))
     return 1;
   double waves = floor(n / b), rest = n - waves * b;
   if (rest < 0.5)
