@@ -23,12 +23,49 @@ double engine_batch_cap(const Engine *e)
 
 double engine_graph_batch(const Engine *e, double rank_seqs)
 {
-  if (!e->graphs || e->graphs->n <= 0)
+  const GraphBatches *g = &e->graphs;
+  if (g->n <= 0)
     return rank_seqs;
-  for (int i = 0; i < e->graphs->n; i++) /* a fractional mean batch pads as the batches around it do */
-    if (e->graphs->size[i] >= rank_seqs - 1e-9)
-      return e->graphs->size[i];
+  for (int i = 0; i < g->n; i++) /* a fractional mean batch pads as the batches around it do */
+    if (g->size[i] >= rank_seqs - 1e-9)
+      return g->size[i];
   return 0;
+}
+
+gboolean engine_routes_padding(const Engine *e)
+{
+  return !(e->stack == STACK_SGLANG && e->ep > 1);
+}
+
+/* One stretch of a capture ladder: FROM, FROM + STEP, ... up to TO and MAX (both inclusive), the
+ * last slot kept for MAX itself. */
+static void ladder(GraphBatches *g, int from, int to, int step, int max)
+{
+  for (int b = from; b <= to && b <= max && g->n < GRAPH_BATCHES_MAX - 1; b += step)
+    g->size[g->n++] = b;
+}
+
+void engine_stack_graphs(Stack stack, int drafts, int max_batch, GraphBatches *out)
+{
+  out->n = 0;
+  int m = MAX(1, max_batch);
+  switch (stack) {
+  case STACK_TRTLLM:
+    ladder(out, 1, 2, 1, m), ladder(out, 4, 4, 1, m), ladder(out, 8, 128, 8, m), ladder(out, 192, m, 64, m);
+    break;
+  case STACK_SGLANG:
+    if (drafts > 0)
+      ladder(out, 1, 8, 1, m), ladder(out, 10, 32, 2, m), ladder(out, 40, 64, 4, m), ladder(out, 72, 256, 8, m),
+        ladder(out, 272, m, 16, m);
+    else
+      ladder(out, 1, 2, 1, m), ladder(out, 4, 12, 4, m), ladder(out, 16, 256, 8, m), ladder(out, 272, 496, 16, m),
+        ladder(out, 512, m, 32, m);
+    break;
+  default: /* vLLM: graphs by tokens, for any step up to the profile's graph_max_tokens, unpadded */
+    return;
+  }
+  if (out->n == 0 || out->size[out->n - 1] < m)
+    out->size[out->n++] = m;
 }
 
 int engine_experts_per_gpu(const Engine *e)

@@ -17,7 +17,7 @@
  * vLLM pad to their capture sizes by default): a decode-only step runs the smallest graph that
  * holds its batch, the padding's dummy sequences doing GEMM, expert, collective and LM-head work
  * but holding no KV cache; a batch above the largest runs eagerly. */
-#define GRAPH_BATCHES_MAX 64
+#define GRAPH_BATCHES_MAX 192
 typedef struct {
   int n;
   double size[GRAPH_BATCHES_MAX];
@@ -47,8 +47,8 @@ typedef struct {
                             * 0: all */
   gboolean native_only;    /* refuse weights in a format the GPU has no tensor cores for */
   double kv_fraction;      /* the fraction the stack's KV-pool rule takes as launched; 0: the stack's */
-  const GraphBatches *graphs; /* CUDA graphs as launched (borrowed), or NULL: every decode-only step
-                               * runs in a graph of its own batch, unpadded */
+  GraphBatches graphs;     /* CUDA graphs as launched; n 0: every decode-only step runs in a graph
+                            * of its own batch, unpadded */
 } Engine;
 
 /* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */
@@ -60,6 +60,24 @@ int engine_moe_tp(const Engine *e);
  * (the smallest captured size that holds them, or RANK_SEQS itself without a capture list), or 0
  * when no graph holds them and the step runs eagerly. */
 double engine_graph_batch(const Engine *e, double rank_seqs);
+/* Whether the dummy sequences a padded graph adds are routed to the experts. TensorRT-LLM's
+ * padding replicates a dummy request through the whole model (and an attention-DP rank without a
+ * sequence runs one too); SGLang's expert-parallel engines mask the tokens past the batch's real
+ * ones out of the top-k (num_token_non_padded), so no expert computes or receives them. */
+gboolean engine_routes_padding(const Engine *e);
+/* The CUDA graphs STACK captures, padded, for decode-only steps of up to MAX_BATCH sequences per
+ * attention rank (DRAFTS > 0: speculative steps), as `aifsim launch` writes them and each stack
+ * generates them by default, with MAX_BATCH itself added where the ladder steps over it (so no
+ * batch the engine admits runs eagerly):
+ *   TensorRT-LLM (CudaGraphConfig._generate_cuda_graph_batch_sizes, enable_padding): 1, 2, 4,
+ *     multiples of 8 to 128, then steps of 64;
+ *   SGLang (ServerArgs._generate_cuda_graph_batch_sizes): 1, 2, 4, 8, 12, multiples of 8 to 256,
+ *     of 16 to 496, of 32 from 512; with speculative decoding 1-8, steps of 2 to 32, of 4 to 64,
+ *     of 8 to 256, of 16 beyond;
+ * A ladder longer than GRAPH_BATCHES_MAX stops there and ends at MAX_BATCH. vLLM gets none (n 0):
+ * its V1 engine captures graphs by tokens for any step up to a size (the profile's
+ * graph_max_tokens), prompt steps included, which the model runs unpadded. */
+void engine_stack_graphs(Stack stack, int drafts, int max_batch, GraphBatches *out);
 /* Tokens accepted per decode step per sequence: 1 + a + a^2 + ... + a^d. */
 double engine_tokens_per_step(const Engine *e);
 /* The most sequences the stack's scheduler runs in one engine step (per attention rank). */

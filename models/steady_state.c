@@ -104,7 +104,7 @@ double steady_prompt_wait_p99(double rate, double service)
 static void decode_steps(const Engine *e, double bd, double ctx, double *padded, double *beside)
 {
   *padded = step_time_decode(e, bd, ctx);
-  *beside = e->graphs ? step_time_decode_beside_prompts(e, bd, ctx) : *padded;
+  *beside = e->graphs.n > 0 ? step_time_decode_beside_prompts(e, bd, ctx) : *padded;
 }
 
 /* The mean decode step when a share MIXED of the steps carries prompt chunks. */

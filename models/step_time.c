@@ -214,9 +214,10 @@ static double dispatch_copies(const Engine *e, gboolean decode_only)
 }
 
 /* Collectives of one stage's layers for TOKENS tokens in the step, RANK_TOKENS of them on the
- * busiest attention rank. */
+ * busiest attention rank, ROUTED_RANK_TOKENS of those sent to the experts (the padding's dummy
+ * ones where the stack masks them out, engine_routes_padding). */
 static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, double tokens, double rank_tokens,
-                        double layers, double moe_layers)
+                        double routed_rank_tokens, double layers, double moe_layers)
 {
   const LlmSpec *m = e->model;
   int g = engine_stage_gpus(e);
@@ -228,7 +229,7 @@ static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   /* attention data-parallel: experts by all-to-all (FP8 dispatch, BF16 combine), as long as the
    * busiest rank's share takes, and what the stack's all-to-all kernels add to each; dense FFNs
    * gather and scatter the tokens, which costs what an all-reduce does */
-  double per_gpu = rank_tokens * dispatch_copies(e, b->prefill_tokens <= 0) * m->hidden;
+  double per_gpu = routed_rank_tokens * dispatch_copies(e, b->prefill_tokens <= 0) * m->hidden;
   double a2a = comm_alltoall(&r->links, g, per_gpu * 1.0) + comm_alltoall(&r->links, g, per_gpu * 2.0) +
                2 * e->prof->stack[e->stack].alltoall_overhead;
   return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
@@ -300,8 +301,12 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, con
                   rank_prefill * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
                  layers / atp;
   out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
-  out->moe += moe_time(e, r, tokens, moe_layers, &out->busy);
-  double c = comm_time(e, r, w, tokens, rank_tokens, layers, moe_layers);
+  /* the experts see the padding's dummy tokens only where the stack routes them */
+  gboolean routed = engine_routes_padding(e);
+  double real_tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;
+  double real_rank = adp > 1 ? busiest_rank_tokens(b, q_per_seq, adp) : real_tokens;
+  out->moe += moe_time(e, r, routed ? tokens : real_tokens, moe_layers, &out->busy);
+  double c = comm_time(e, r, w, tokens, rank_tokens, routed ? rank_tokens : real_rank, layers, moe_layers);
   out->comm += c;
   out->busy += c * e->sys->comm_power;
   const StackProfile *sp = &e->prof->stack[e->stack];

@@ -76,6 +76,18 @@ static void pool_from(const Launch *l, const EngineSpec *es, const char *role, P
   out->nodes = (out->gpus + per_node - 1) / per_node;
 }
 
+/* The CUDA graph sizes POOL captures, SEP between them: the model's ladder for the stack
+ * (engine_stack_graphs), so the engine launched pads its batches as the prediction did. */
+static char *graph_sizes(const Launch *l, const Pool *pool, const char *sep)
+{
+  GraphBatches g;
+  engine_stack_graphs(l->stack, l->mtp, pool->max_batch, &g);
+  GString *out = g_string_new(NULL);
+  for (int i = 0; i < g.n; i++)
+    g_string_append_printf(out, "%s%d", i ? sep : "", (int)g.size[i]);
+  return g_string_free(out, FALSE);
+}
+
 /* --- TensorRT-LLM ------------------------------------------------------------------------------- */
 
 /* The LLM-API options of one pool (trtllm-serve --extra_llm_api_options, Dynamo --extra-engine-args). */
@@ -93,9 +105,10 @@ static char *trtllm_yaml(const Launch *l, const Pool *pool)
   g_string_append_printf(y, "max_batch_size: %d\nmax_num_tokens: %d\nmax_seq_len: %d\n", pool->max_batch,
                          pool->max_num_tokens, l->max_seq_len);
   g_string_append_printf(y, "enable_chunked_prefill: %s\n", pool->chunk > 0 ? "true" : "false");
-  if (l->graphs)
-    g_string_append_printf(y, "cuda_graph_config:\n  enable_padding: true\n  max_batch_size: %d\n", pool->max_batch);
-  else
+  if (l->graphs) {
+    g_autofree char *sizes = graph_sizes(l, pool, ", ");
+    g_string_append_printf(y, "cuda_graph_config:\n  enable_padding: true\n  batch_sizes: [%s]\n", sizes);
+  } else
     g_string_append(y, "cuda_graph_config: null   # eager: every step's kernels launched by the host\n");
   g_string_append_printf(y, "kv_cache_config:\n  dtype: %s\n  free_gpu_memory_fraction: %.2f\n",
                          l->kv == PREC_FP8 ? "fp8" : l->kv == PREC_FP4 ? "nvfp4" : "auto", l->kv_fraction);
@@ -145,9 +158,10 @@ static void sglang_args(const Launch *l, const Pool *pool, GString *a)
   arg(a, "--context-length", "%d", l->max_seq_len);
   arg(a, "--kv-cache-dtype", "%s", l->kv == PREC_FP8 ? "fp8_e4m3" : l->kv == PREC_FP4 ? "fp4_e2m1" : "auto");
   arg(a, "--mem-fraction-static", "%.2f", l->kv_fraction);
-  if (l->graphs)
-    arg(a, "--cuda-graph-max-bs", "%d", pool->max_batch);
-  else
+  if (l->graphs) {
+    g_autofree char *sizes = graph_sizes(l, pool, " ");
+    arg(a, "--cuda-graph-bs", "%s", sizes);
+  } else
     arg(a, "--disable-cuda-graph", NULL);
   if (l->mtp > 0) { /* SGLang runs DeepSeek's MTP heads as EAGLE drafts */
     arg(a, "--speculative-algorithm", "EAGLE");

@@ -159,8 +159,6 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
       recipes_trtllm_graphs(&s.graphs, cap, tokens, MAX(r->draft_tokens, 0), &r->graphs);
     else
       r->graphs = s.graphs;
-    if (r->graphs.n > 0)
-      r->decode.graphs = r->prefill.graphs = &r->graphs;
   }
 }
 
@@ -335,6 +333,12 @@ static void use_profile(const ValRow *r, Engine *e, const Profile *prof)
   e->draft_tokens = r->draft_tokens < 0 ? prof->mtp_draft_tokens : r->draft_tokens;
   if (e->draft_tokens)
     e->acceptance = prof->stack[e->stack].mtp_acceptance;
+  /* the graphs the recipe lists, or the stack's own ladder up to the batch the engine admits */
+  if (r->graphs.n > 0)
+    e->graphs = r->graphs;
+  else
+    engine_stack_graphs(e->stack, e->draft_tokens,
+                        (int)ceil(MIN(r->load.max_batch, engine_batch_cap(e)) / engine_attn_dp(e)), &e->graphs);
 }
 
 /* PROF, or the row's copy of it with its launch settings over its stack's defaults. */

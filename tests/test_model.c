@@ -479,7 +479,7 @@ START_TEST(graph_padding)
   prof.stack[STACK_TRTLLM].eager_layer_overhead = 10e-6;
   Engine plain = engine(c, "h200-sxm-hgx8", "llama-3.1-405b", PREC_FP8, 8, &prof), e = plain;
   GraphBatches g = { .n = 3, .size = { 256, 384, 512 } };
-  e.graphs = &g;
+  e.graphs = g;
   StepBatch b300 = { .decode_seqs = 300, .decode_ctx = 1000 }, b384 = b300, b256 = b300, b600 = b300;
   b384.decode_seqs = 384, b256.decode_seqs = 256, b600.decode_seqs = 600;
   StepTime t, u300, u384, u256, u600;
@@ -510,6 +510,77 @@ START_TEST(graph_padding)
 }
 END_TEST
 
+/* The stacks' capture ladders (engine_stack_graphs), counted by hand:
+ *  TensorRT-LLM to 300: 1, 2, 4 (3), 8..128 by 8 (16), 192, 256 by 64 (2), then 300 itself: 22;
+ *   to 256 the ladder ends on it (21, no second 256); a batch of 130 runs the 192 graph;
+ *  SGLang to 600: 1, 2, 4, 8, 12 (5), 16..256 by 8 (31), 272..496 by 16 (15), 512..576 by 32 (3),
+ *   600: 55 (index 35 = 256, 36 = 272, 50 = 496, 53 = 576);
+ *  SGLang speculative to 100: 1..8 (8), 10..32 by 2 (12), 40..64 by 4 (7), 72..96 by 8 (4), 100: 32
+ *   (index 19 = 32, 20 = 40, 26 = 64, 30 = 96);
+ *  SGLang to 100,000: the ladder stops at 191 sizes, the last 512 + 32 x (190 - 51) = 4,960, and
+ *   ends at 100,000 (192);
+ *  a batch cap of 0 still captures 1; vLLM none (its graphs are by tokens, unpadded). */
+START_TEST(stack_graph_ladders)
+{
+  GraphBatches g;
+  engine_stack_graphs(STACK_TRTLLM, 0, 300, &g);
+  ck_assert_int_eq(g.n, 22);
+  ck_assert_double_eq(g.size[2], 4); ck_assert_double_eq(g.size[3], 8); ck_assert_double_eq(g.size[18], 128);
+  ck_assert_double_eq(g.size[19], 192); ck_assert_double_eq(g.size[20], 256); ck_assert_double_eq(g.size[21], 300);
+  engine_stack_graphs(STACK_TRTLLM, 0, 256, &g);
+  ck_assert_int_eq(g.n, 21);
+  ck_assert_double_eq(g.size[20], 256);
+  Engine e = { .graphs = g };
+  ck_assert_double_eq(engine_graph_batch(&e, 130), 192);
+  ck_assert_double_eq(engine_graph_batch(&e, 257), 0);
+  engine_stack_graphs(STACK_SGLANG, 0, 600, &g);
+  ck_assert_int_eq(g.n, 55);
+  ck_assert_double_eq(g.size[4], 12); ck_assert_double_eq(g.size[35], 256); ck_assert_double_eq(g.size[36], 272);
+  ck_assert_double_eq(g.size[50], 496); ck_assert_double_eq(g.size[53], 576); ck_assert_double_eq(g.size[54], 600);
+  engine_stack_graphs(STACK_SGLANG, 2, 100, &g);
+  ck_assert_int_eq(g.n, 32);
+  ck_assert_double_eq(g.size[7], 8); ck_assert_double_eq(g.size[19], 32); ck_assert_double_eq(g.size[20], 40);
+  ck_assert_double_eq(g.size[26], 64); ck_assert_double_eq(g.size[30], 96); ck_assert_double_eq(g.size[31], 100);
+  engine_stack_graphs(STACK_SGLANG, 0, 100000, &g);
+  ck_assert_int_eq(g.n, GRAPH_BATCHES_MAX);
+  ck_assert_double_eq(g.size[190], 4960); ck_assert_double_eq(g.size[191], 100000);
+  engine_stack_graphs(STACK_TRTLLM, 0, 0, &g);
+  ck_assert_int_eq(g.n, 1);
+  ck_assert_double_eq(g.size[0], 1);
+  engine_stack_graphs(STACK_VLLM, 0, 256, &g);
+  ck_assert_int_eq(g.n, 0);
+}
+END_TEST
+
+/* Padding under attention-DP (engine.h, engine_routes_padding). DeepSeek-R1 FP8 on 8 H200s,
+ * attention-DP with EP 8, the stack's ladder: 4 sequences over 8 ranks (0.5 a rank) run the
+ * 1-sequence graph on every rank, 8 tokens. TensorRT-LLM routes the dummy ones: its experts do the
+ * work of 8 sequences (the unpadded step of 8). SGLang masks them out of the top-k: its experts do
+ * the work of the 4 real ones (the unpadded step of 4). */
+START_TEST(padding_through_the_experts)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  e.ep = 8, e.dp_attention = TRUE;
+  for (int k = 0; k < 2; k++) {
+    e.stack = k == 0 ? STACK_TRTLLM : STACK_SGLANG;
+    Engine plain = e;
+    engine_stack_graphs(e.stack, 0, 256, &e.graphs);
+    ck_assert_double_eq(engine_graph_batch(&e, 0.5), 1);
+    StepBatch b4 = { .decode_seqs = 4, .decode_ctx = 1000 }, b8 = b4;
+    b8.decode_seqs = 8;
+    StepTime t, u4, u8;
+    step_time(&e, &b4, &t), step_time(&plain, &b4, &u4), step_time(&plain, &b8, &u8);
+    ck_assert(u8.moe > u4.moe * 1.2);
+    ck_assert_close(t.moe, k == 0 ? u8.moe : u4.moe, 1e-12);
+    ck_assert_close(t.attention, u4.attention, 1e-12);
+  }
+  profile_clear(&prof);
+}
+END_TEST
+
 /* The steady state with graphs (engine.h): the steps that carry a prompt's chunk decode their batch
  * unpadded. Offline at 128 tokens in and out on a Llama-3.1-8B H200 engine of up to 1,000
  * sequences, about 8 prompts arrive every step, so every step carries one: a graph list that would
@@ -525,7 +596,7 @@ START_TEST(graph_padding_in_steady_state)
   prof.stack[STACK_TRTLLM].max_seqs_per_rank = 4096;
   Engine plain = engine(c, "h200-sxm-hgx8", "llama-3.1-8b", PREC_FP8, 1, &prof), e = plain;
   GraphBatches g = { .n = 1, .size = { 2048 } };
-  e.graphs = &g;
+  e.graphs = g;
   Load ld = { .isl = 128, .osl = 128, .max_batch = 1000, .chunk = 8192 };
   SteadyState a, b;
   g_free(steady_aggregated(&plain, 1, &ld, &a));
@@ -1202,6 +1273,8 @@ int main(void)
   tcase_add_test(tc, mtp_host_overhead_per_sequence);
   tcase_add_test(tc, graph_padding);
   tcase_add_test(tc, graph_padding_in_steady_state);
+  tcase_add_test(tc, stack_graph_ladders);
+  tcase_add_test(tc, padding_through_the_experts);
   tcase_add_test(tc, power_limited_clock);
   tcase_add_test(tc, infeasible_with_numbers);
   tcase_add_test(tc, kv_pool_rules_of_the_stacks);

@@ -2,6 +2,7 @@
  * the key reference in docs/scenarios.md. */
 #include "test_util.h"
 #include "commands.h"
+#include "evaluate.h"
 #include "precision.h"
 #include "scenario.h"
 
@@ -249,6 +250,38 @@ START_TEST(deployments_lay_over_the_point)
 }
 END_TEST
 
+/* A point's engines run the CUDA graphs `aifsim launch` captures for them: the stack's ladder up to
+ * the engine's batch per attention rank (test_model, stack_graph_ladders: TensorRT-LLM to 300, 22
+ * sizes ending at 300; SGLang with two draft tokens to 100, 32 ending at 100), none when the
+ * scenario turns CUDA graphs off. */
+START_TEST(engines_capture_the_launch_graphs)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const char *const text[] = {
+    "name: g\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nserving:\n  framework: trtllm\n"
+    "  aggregated: {tp: 1, max_batch: 300}\n",
+    "name: g\nsystem: h200-sxm-hgx8\nmodel: deepseek-r1\nserving:\n  framework: sglang\n"
+    "  aggregated: {tp: 8, ep: 8, attention_dp: true, max_batch: 100}\n  speculative: {method: mtp, draft_tokens: 2}\n",
+    "name: g\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nserving:\n  framework: trtllm\n  cuda_graphs: false\n",
+  };
+  const int n[] = { 22, 32, 0 }, last[] = { 300, 100, 0 };
+  Profile prof;
+  profile_defaults(&prof);
+  for (gsize k = 0; k < G_N_ELEMENTS(text); k++) {
+    g_autoptr(Scenario) s = load_text(c, text[k], NULL);
+    Point p;
+    scenario_point(s, c, 0, &p);
+    Engine e;
+    evaluate_engine(&p, &prof, &p.p.serving.agg, &e);
+    ck_assert_int_eq(e.graphs.n, n[k]);
+    if (n[k] > 0)
+      ck_assert_double_eq(e.graphs.size[n[k] - 1], last[k]);
+    point_clear(&p);
+  }
+  profile_clear(&prof);
+}
+END_TEST
+
 START_TEST(command_line_override)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -292,6 +325,7 @@ int main(void)
   tcase_add_test(tc, catalog_overrides_and_sweeps);
   tcase_add_test(tc, resolved_file_reproduces_points);
   tcase_add_test(tc, deployments_lay_over_the_point);
+  tcase_add_test(tc, engines_capture_the_launch_graphs);
   tcase_add_test(tc, command_line_override);
   tcase_add_test(tc, key_table_is_documented);
   suite_add_tcase(s, tc);

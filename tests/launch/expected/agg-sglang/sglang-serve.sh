@@ -15,7 +15,7 @@ exec python3 -m sglang.launch_server --model-path "$MODEL" --host 0.0.0.0 --port
     --context-length 2050 \
     --kv-cache-dtype fp8_e4m3 \
     --mem-fraction-static 0.96 \
-    --cuda-graph-max-bs 64 \
+    --cuda-graph-bs 1 2 3 4 5 6 7 8 10 12 14 16 18 20 22 24 26 28 30 32 40 44 48 52 56 60 64 \
     --speculative-algorithm EAGLE \
     --speculative-num-steps 2 \
     --speculative-eagle-topk 1 \

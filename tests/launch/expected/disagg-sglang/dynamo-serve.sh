@@ -22,7 +22,7 @@ prefill)
     --context-length 9216 \
     --kv-cache-dtype fp8_e4m3 \
     --mem-fraction-static 0.96 \
-    --cuda-graph-max-bs 32 \
+    --cuda-graph-bs 1 2 4 8 12 16 24 32 \
     --disaggregation-mode prefill \
     --disaggregation-transfer-backend nixl ;;
 decode)
@@ -36,7 +36,7 @@ decode)
     --context-length 9216 \
     --kv-cache-dtype fp8_e4m3 \
     --mem-fraction-static 0.96 \
-    --cuda-graph-max-bs 64 \
+    --cuda-graph-bs 1 2 4 8 12 16 24 32 40 48 56 64 \
     --disaggregation-mode decode \
     --disaggregation-transfer-backend nixl \
     --nnodes 4 \
