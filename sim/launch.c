@@ -458,17 +458,33 @@ static char *readme(const Launch *l, const ResultRow *row, GPtrArray *files)
   comment_text(r, l->label);
   g_string_append_printf(r, "\n\n%s serving %s on %s, as aifsim simulated it", framework_names[l->p->serving.framework],
                          l->pt->model.id, l->pt->system.id);
-  if (row)
-    g_string_append_printf(r, " (point %" G_GSIZE_FORMAT ", %s): %.1f output tok/s per GPU, %.1f tok/s per user, "
-                              "p50 TTFT %.0f ms, p90 %.0f ms, %.0f tok/s per MW", row->point, outcome_names[row->status],
-                           row->out_tok_s_per_gpu, row->tok_s_per_user, row->ttft_p50_ms, row->ttft_p90_ms,
-                           row->tok_s_per_mw);
+  if (row) { /* the figures the run gave; one it could not give (a percentile of the steady state) is left out */
+    g_string_append_printf(r, " (point %" G_GSIZE_FORMAT ", %s)", row->point, outcome_names[row->status]);
+    const struct { double v; const char *fmt; } fig[] = {
+      { row->out_tok_s_per_gpu, "%.1f output tok/s per GPU" }, { row->tok_s_per_user, "%.1f tok/s per user" },
+      { row->ttft_p50_ms, "p50 TTFT %.0f ms" }, { row->ttft_p90_ms, "p90 TTFT %.0f ms" },
+      { row->tok_s_per_mw, "%.0f tok/s per MW" },
+    };
+    const char *sep = ": ";
+    for (gsize i = 0; i < G_N_ELEMENTS(fig); i++) {
+      if (!isfinite(fig[i].v))
+        continue;
+      g_string_append(r, sep);
+      g_string_append_printf(r, fig[i].fmt, fig[i].v);
+      sep = ", ";
+    }
+  }
   g_string_append_printf(r, ".\n\nWorkload: %d-token prompts, %d-token answers", longest(&l->p->workload.input),
                          longest(&l->p->workload.output));
   if (l->p->workload.arrival == ARRIVAL_CLOSED)
     g_string_append_printf(r, ", %d concurrent users", l->p->workload.users);
-  g_string_append_printf(r, ". KV cache %s, its pool sized by the stack's rule at %.2f. Set MODEL to the %s checkpoint.\n\n"
-                            "Files:\n\n", precision_names[l->kv], l->kv_fraction, precision_names[l->p->serving.precision]);
+  g_string_append_printf(r, ". KV cache %s, its pool sized by the stack's rule at %.2f. %s Set MODEL to the %s checkpoint.\n\n"
+                            "Files:\n\n", precision_names[l->kv], l->kv_fraction,
+                         !l->graphs              ? "No CUDA graphs: every kernel launched by the host."
+                         : l->stack == STACK_VLLM ? "CUDA graphs of vLLM's own capture sizes."
+                                                  : "Decode steps run as CUDA graphs of the batch sizes the files list, a "
+                                                    "batch padded to the next, as simulated.",
+                         precision_names[l->p->serving.precision]);
   for (guint i = 0; i < files->len; i++) {
     const LaunchFile *f = files->pdata[i];
     g_string_append_printf(r, "- `%s`\n", f->name);

@@ -697,6 +697,7 @@ for t in agg-trtllm agg-vllm agg-sglang disagg-sglang disagg-trt disagg-vllm; do
   done
   [ "$(ls "$d" | grep -vc README.md)" -eq "$(ls "$SRC/tests/launch/expected/$t" | wc -l)" ] && ok || fail "launch $t: files $(ls "$d")"
   grep -q "point 0" "$d/README.md" && ok || fail "launch $t: the README names the point"
+  grep -qiw nan "$d/README.md" && fail "launch $t: the README prints a figure the run did not give" || ok
   for sh in "$d"/*.sh; do sh -n "$sh" && [ -x "$sh" ] && ok || fail "launch $t: $(basename "$sh") is an executable sh script"; done
 done
 # a KV router weighted as simulated: the frontend is launched with that weight
