@@ -595,6 +595,7 @@ r = next(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if r["outcome"] == "found" and 1 <= float(r["racks"]) <= 2 and float(r["ttft_p90_ms"]) <= 2000 else 1)' "$out/floor-size/sizing.csv" &&
   ok || { fail "plan --size finds the racks"; cat "$out/floor-size/sizing.csv"; }
 grep -q '^Sizing: the fewest racks' "$out/stdout" && ok || fail "plan --size prints the sizing"
+grep -qiw nan "$out/floor-size/sizing.csv" && fail "sizing.csv leaves a figure the floor did not give empty" || ok
 expect_rc 2 "--availability without --size" "$AIFSIM" plan "$out/floor.yaml" --availability 99% -o "$out/floor-size2"
 printf 'name: e\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nfactory:\n  envelope: {policy: throttle}\n' >"$out/bad-envelope.yaml"
 expect_rc 2 "a bad envelope policy" "$AIFSIM" run "$out/bad-envelope.yaml" -o "$out/bad-envelope"

@@ -35,6 +35,16 @@ static char *plan_csv(const Summary *sum)
   return g_string_free(out, FALSE);
 }
 
+/* ",V" on CSV, V as %.6g, or an empty cell for a figure the floor did not give (availability
+ * without failures). */
+static void csv_figure(GString *csv, double v)
+{
+  if (isfinite(v))
+    g_string_append_printf(csv, ",%.6g", v);
+  else
+    g_string_append_c(csv, ',');
+}
+
 /* --size: the floor each floor point's demand needs (sizing.h), written to PATH and, with a table
  * summary, printed (a CSV or JSON summary on stdout stays one document). */
 static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const char *path, gboolean quiet, gboolean print,
@@ -70,10 +80,13 @@ static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const ch
       g_string_append_printf(out, "  %6" G_GSIZE_FORMAT "  %-18s %s\n", i, pt.system.id, sizing_outcome_text(sz.outcome));
     g_string_append_printf(csv, "%" G_GSIZE_FORMAT ",%s,\"%s\",%s,", i, pt.system.id, r->config ? r->config : "",
                            found ? "found" : sz.outcome == SIZING_OVER_BUDGET ? "over-budget" : "not-a-floor");
-    if (found)
-      g_string_append_printf(csv, "%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%u\n", sz.racks, r->gpus, r->facility_mw,
-                             r->tok_s_per_user, r->ttft_p90_ms, r->availability, r->tok_s_per_mw, sz.tries);
-    else
+    if (found) {
+      g_string_append_printf(csv, "%.0f,%.0f", sz.racks, r->gpus);
+      const double figures[] = { r->facility_mw, r->tok_s_per_user, r->ttft_p90_ms, r->availability, r->tok_s_per_mw };
+      for (gsize k = 0; k < G_N_ELEMENTS(figures); k++)
+        csv_figure(csv, figures[k]);
+      g_string_append_printf(csv, ",%u\n", sz.tries);
+    } else
       g_string_append_printf(csv, ",,,,,,,%u\n", sz.tries);
     result_row_clear(&sz.row);
     point_clear(&pt);
