@@ -11,9 +11,12 @@
 # GPU, tokens/s per user, TTFT, and the first two pooled), then the means over the four halves.
 #
 #   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]]
-#                           [MEASURED.csv]
+#                           [-t TABLE.csv] [MEASURED.csv]
 #
 # -H KEYS holds those stack-layer keys in the refits, as `aifsim fit --hold` does.
+# -t TABLE.csv writes, per system and mode, the measured rows and the mean over the four halves of
+# each metric's median error (a fraction; empty where no half has the metric): the table `run` and
+# `plan` quote beside each pick (calibration/profiles/held-out/errors.csv is the shipped profile's).
 #
 # Exit status: 0 done, 1 an aifsim run failed, 2 bad usage.
 set -u
@@ -25,14 +28,15 @@ rounds=0
 starts=1
 jobs=1
 hold=""
+table=""
 
 usage() {
-  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]] [MEASURED.csv]" >&2
+  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]] [-t TABLE.csv] [MEASURED.csv]" >&2
   exit 2
 }
 whole() { case $1 in '' | *[!0-9]*) usage ;; esac; }
 
-while getopts a:o:e:r:s:j:H:h opt; do
+while getopts a:o:e:r:s:j:H:t:h opt; do
   case $opt in
   a) aifsim=$OPTARG ;;
   o) dir=$OPTARG ;;
@@ -41,6 +45,7 @@ while getopts a:o:e:r:s:j:H:h opt; do
   s) whole "$OPTARG"; starts=$OPTARG ;;
   j) whole "$OPTARG"; jobs=$OPTARG ;;
   H) hold=$OPTARG ;;
+  t) table=$OPTARG ;;
   *) usage ;;
   esac
 done
@@ -73,7 +78,7 @@ for run in "split1 A B" "split1-reverse B A" "split2 C D" "split2-reverse D C"; 
     profile=$dir/$name.yaml
   fi
   "$aifsim" validate "$dir/half$test.csv" -p "$profile" -e "$engine" -q -o "$dir/$name.predictions.csv" \
-    >"$dir/$name.txt" 2>&1 || { cat "$dir/$name.txt" >&2; exit 1; }
+    -g "$dir/$name.groups.csv" >"$dir/$name.txt" 2>&1 || { cat "$dir/$name.txt" >&2; exit 1; }
   # the summary's 'all' line: rows, then per metric n, median, p90; and the pooled median
   line=$(awk '$1 == "all" { print $2, $7, $10, $13 }' "$dir/$name.txt")
   pooled=$(sed -n 's/^pooled: .* median \([0-9.]*\)% over.*/\1/p' "$dir/$name.txt")
@@ -84,4 +89,25 @@ for run in "split1 A B" "split1-reverse B A" "split2 C D" "split2-reverse D C"; 
   sum_ttft=$(echo "$sum_ttft $4" | awk '{ sub("%", "", $2); print $1 + $2 }')
 done
 echo "$sum_pooled $sum_ttft" | awk '{ printf "mean over the four halves: pooled %.2f%%, TTFT %.2f%%\n", $1 / 4, $2 / 4 }'
+# The table: each row is in one half of each split, so the four halves hold it twice. Groups'
+# columns (aifsim validate --groups): 1 field, 2 value, 3 rows, then n, median, p90 of throughput
+# per GPU (6-8), tokens/s per user (9-11), TTFT (12-14).
+if [ -n "$table" ]; then
+  { echo "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms"
+    awk -F, 'FNR == 1 { next }
+    $1 == "system+mode" {
+      k = $2; rows[k] += $3
+      for (m = 0; m < 3; m++) if ($(6 + 3 * m) > 0) { sum[k, m] += $(7 + 3 * m); n[k, m]++ }
+    }
+    END {
+      for (k in rows) {
+        split(k, sm, "/")
+        line = sm[1] "," (sm[2] == "agg" ? "aggregated" : sm[2] == "disagg" ? "disaggregated" : sm[2]) "," rows[k] / 2
+        for (m = 0; m < 3; m++) line = line "," (n[k, m] ? sprintf("%.4f", sum[k, m] / n[k, m]) : "")
+        print line
+      }
+    }' "$dir"/split1.groups.csv "$dir"/split1-reverse.groups.csv "$dir"/split2.groups.csv \
+      "$dir"/split2-reverse.groups.csv | sort; } >"$table.tmp" && mv "$table.tmp" "$table" || exit 1
+  echo "table: $table"
+fi
 echo "files: $dir"

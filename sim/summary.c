@@ -168,6 +168,36 @@ static void floor_text(GString *s, const ResultRow *p)
     g_string_append_printf(s, "  deployments: %s\n", p->deployments);
 }
 
+/* " 9.4% FIGURE" (the median error of FIGURE held out), or nothing where the rows have none. */
+static void held_out_figure(GString *s, const char **sep, double err, const char *figure)
+{
+  if (!isfinite(err))
+    return;
+  g_string_append_printf(s, "%s%.2g%% %s", *sep, 100 * err, figure);
+  *sep = ", ";
+}
+
+/* What stands behind the pick's figures: the median error of the profile on measured rows of its
+ * system and mode it was not fitted on, or that no measured row of them exists. */
+static void held_out_text(GString *s, const HeldOut *h, const char *system, const ResultRow *p)
+{
+  if (!h)
+    return;
+  const HeldOutError *e = held_out_find(h, system, p->mode);
+  if (!e) {
+    g_string_append_printf(s, "  measured: no %s %s row to check the model against; these figures are its extrapolation\n",
+                           system, p->mode);
+    return;
+  }
+  g_string_append_printf(s, "  measured: %u %s %s rows, predicted by fits that did not see them: median error ", e->rows,
+                         system, p->mode);
+  const char *sep = "";
+  held_out_figure(s, &sep, e->throughput, "tok/s per GPU");
+  held_out_figure(s, &sep, e->per_user, "tok/s per user");
+  held_out_figure(s, &sep, e->ttft, "TTFT");
+  g_string_append(s, " (any model; docs/validation.md)\n");
+}
+
 static char *table(const Summary *sum, const SummaryOptions *opt)
 {
   GString *s = g_string_new(NULL);
@@ -187,6 +217,7 @@ static char *table(const Summary *sum, const SummaryOptions *opt)
                            p->usd_per_mtok, p->tok_s_per_user, percentile_names[opt->percentile],
                            ttft_at(p, opt->percentile) / 1e3);
     floor_text(s, p);
+    held_out_text(s, opt->held_out, ss->name, p);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];
       if (!top->len) {
@@ -255,6 +286,29 @@ static void emit_json(GString *s, const char *system, const char *mode, guint ra
   g_string_append_printf(s, ", \"factory_tok_s\": %.6g}", factory_tok_s(r));
 }
 
+/* Each pick's held-out error (held_out_text), as JSON: rows and the median errors as fractions
+ * (null where the rows have none), or rows 0 where no measured row exists. */
+static void held_out_json(const Summary *sum, const HeldOut *h, GString *s)
+{
+  g_string_append(s, ",\n  \"held_out\": [");
+  guint listed = 0;
+  for (guint k = 0; k < sum->systems->len; k++) {
+    const SystemSummary *ss = sum->systems->pdata[k];
+    if (!ss->pick)
+      continue;
+    const HeldOutError *e = held_out_find(h, ss->name, ss->pick->mode);
+    g_string_append(s, listed++ ? ",\n    {\"system\": " : "\n    {\"system\": ");
+    results_json_string(s, ss->name);
+    g_string_append_printf(s, ", \"mode\": \"%s\", \"rows\": %u", ss->pick->mode, e ? e->rows : 0);
+    static const char *const names[] = { "out_tok_s_per_gpu_error", "tok_s_per_user_error", "ttft_error" };
+    const double v[] = { e ? e->throughput : NAN, e ? e->per_user : NAN, e ? e->ttft : NAN };
+    for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
+      g_string_append_printf(s, isfinite(v[i]) ? ", \"%s\": %.4g" : ", \"%s\": null", names[i], v[i]);
+    g_string_append_c(s, '}');
+  }
+  g_string_append(s, listed ? "\n  ]" : "]");
+}
+
 char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat format)
 {
   if (format == SUMMARY_TABLE)
@@ -277,6 +331,9 @@ char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat 
     g_string_append_printf(s, "%s\"%s\": %u", k ? ", " : "", outcome_names[k], n[k]);
   g_string_append(s, "},\n  \"best\": [");
   emit_all(sum, s, emit_json);
-  g_string_append(s, "\n  ]\n}\n");
+  g_string_append(s, "\n  ]");
+  if (opt->held_out)
+    held_out_json(sum, opt->held_out, s);
+  g_string_append(s, "\n}\n");
   return g_string_free(s, FALSE);
 }

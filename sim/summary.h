@@ -9,6 +9,7 @@
 #ifndef AIF_SUMMARY_H
 #define AIF_SUMMARY_H
 
+#include "held_out.h"
 #include "params.h"
 #include "results.h"
 
@@ -19,6 +20,8 @@ typedef struct {
   const char *slo;         /* the SLO in words (slo_describe) */
   double budget_w;         /* the facility's power budget, W */
   Percentile percentile;   /* the TTFT shown: the SLO's percentile */
+  const HeldOut *held_out; /* the profile's error on measured rows it was not fitted on, quoted
+                            * beside each pick (held_out.h); NULL: not known (a profile of the user's) */
 } SummaryOptions;
 
 /* Rows are added one at a time; the summary keeps copies of the few it shows (the picks and the

@@ -569,10 +569,16 @@ static char *group_value(const ValRow *r, const char *field)
   return g_strdup(r->source_kind);
 }
 
-static void summary_line(GString *out, const char *group, GPtrArray *rows, const Prediction *preds,
-                         const char *field, const char *value)
+/* One group's counts and the median and p90 of each metric's |predicted / measured - 1|. */
+typedef struct {
+  guint n, ok, inf;
+  guint m_n[N_METRICS];
+  double median[N_METRICS], p90[N_METRICS];
+} GroupStats;
+
+static void group_stats(GPtrArray *rows, const Prediction *preds, const char *field, const char *value, GroupStats *out)
 {
-  guint n = 0, ok = 0, inf = 0;
+  *out = (GroupStats){ 0 };
   GArray *ape[N_METRICS];
   for (int m = 0; m < N_METRICS; m++)
     ape[m] = g_array_new(FALSE, FALSE, sizeof(double));
@@ -581,25 +587,50 @@ static void summary_line(GString *out, const char *group, GPtrArray *rows, const
     g_autofree char *v = field ? group_value(r, field) : NULL;
     if (field && strcmp(v, value) != 0)
       continue;
-    n++;
-    ok += preds[i].status == OUTCOME_OK;
-    inf += preds[i].status == OUTCOME_INFEASIBLE;
+    out->n++;
+    out->ok += preds[i].status == OUTCOME_OK;
+    out->inf += preds[i].status == OUTCOME_INFEASIBLE;
     for (int m = 0; m < N_METRICS; m++) {
       double e = validate_ape(r, &preds[i], m);
       if (isfinite(e))
         g_array_append_val(ape[m], e);
     }
   }
-  g_string_append_printf(out, "%-30s %5u %5u %5u %5u", group, n, ok, inf, n - ok - inf);
   for (int m = 0; m < N_METRICS; m++) {
     static const double q[2] = { 0.5, 0.9 };
-    double at[2];
-    stats_quantiles(ape[m], q, 2, at);
+    double at[2] = { NAN, NAN };
     if (ape[m]->len)
-      g_string_append_printf(out, "  %5u %6.1f%% %6.1f%%", ape[m]->len, 100 * at[0], 100 * at[1]);
+      stats_quantiles(ape[m], q, 2, at);
+    out->m_n[m] = ape[m]->len, out->median[m] = at[0], out->p90[m] = at[1];
+    g_array_unref(ape[m]);
+  }
+}
+
+/* A group's line of the table, or of the CSV (validate_groups_csv) when CSV. */
+static void summary_line(GString *out, const char *group, GPtrArray *rows, const Prediction *preds,
+                         const char *field, const char *value, gboolean csv)
+{
+  GroupStats g;
+  group_stats(rows, preds, field, value, &g);
+  if (csv) {
+    csv_append_field(out, field ? field : "all");
+    g_string_append_c(out, ',');
+    csv_append_field(out, value ? value : "");
+    g_string_append_printf(out, ",%u,%u,%u", g.n, g.ok, g.inf);
+    for (int m = 0; m < N_METRICS; m++) {
+      g_string_append_printf(out, ",%u", g.m_n[m]);
+      g_string_append_printf(out, isfinite(g.median[m]) ? ",%.6g" : ",", g.median[m]);
+      g_string_append_printf(out, isfinite(g.p90[m]) ? ",%.6g" : ",", g.p90[m]);
+    }
+    g_string_append_c(out, '\n');
+    return;
+  }
+  g_string_append_printf(out, "%-30s %5u %5u %5u %5u", group, g.n, g.ok, g.inf, g.n - g.ok - g.inf);
+  for (int m = 0; m < N_METRICS; m++) {
+    if (g.m_n[m])
+      g_string_append_printf(out, "  %5u %6.1f%% %6.1f%%", g.m_n[m], 100 * g.median[m], 100 * g.p90[m]);
     else
       g_string_append_printf(out, "  %5u %7s %7s", 0u, "-", "-");
-    g_array_unref(ape[m]);
   }
   g_string_append_c(out, '\n');
 }
@@ -609,7 +640,7 @@ static gint cmp_strp(gconstpointer a, gconstpointer b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, const char *field)
+static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, const char *field, gboolean csv)
 {
   g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
   for (guint i = 0; i < rows->len; i++) {
@@ -626,8 +657,27 @@ static void group_lines(GString *out, GPtrArray *rows, const Prediction *preds, 
   g_ptr_array_sort(seen, cmp_strp);
   for (guint j = 0; j < seen->len; j++) {
     g_autofree char *name = g_strdup_printf("%s=%s", field, (char *)seen->pdata[j]);
-    summary_line(out, name, rows, preds, field, seen->pdata[j]);
+    summary_line(out, name, rows, preds, field, seen->pdata[j], csv);
   }
+}
+
+/* Every group: all rows, then by each grouping field. */
+static void groups(GString *out, GPtrArray *rows, const Prediction *preds, gboolean csv)
+{
+  static const char *const fields[] = { "system", "mode", "system+mode", "source_kind", "framework" };
+  summary_line(out, "all", rows, preds, NULL, NULL, csv);
+  for (gsize f = 0; f < G_N_ELEMENTS(fields); f++)
+    group_lines(out, rows, preds, fields[f], csv);
+}
+
+char *validate_groups_csv(GPtrArray *rows, const Prediction *preds)
+{
+  GString *out = g_string_new("field,value,rows,ok,infeasible");
+  for (int m = 0; m < N_METRICS; m++)
+    g_string_append_printf(out, ",%s_n,%s_median,%s_p90", metric_names[m], metric_names[m], metric_names[m]);
+  g_string_append_c(out, '\n');
+  groups(out, rows, preds, TRUE);
+  return g_string_free(out, FALSE);
 }
 
 double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n)
@@ -659,12 +709,7 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds)
   for (int m = 0; m < N_METRICS; m++)
     g_string_append_printf(out, "  %5s %7s %7s", "n", "median", "p90");
   g_string_append_c(out, '\n');
-  summary_line(out, "all", rows, preds, NULL, NULL);
-  group_lines(out, rows, preds, "system");
-  group_lines(out, rows, preds, "mode");
-  group_lines(out, rows, preds, "system+mode");
-  group_lines(out, rows, preds, "source_kind");
-  group_lines(out, rows, preds, "framework");
+  groups(out, rows, preds, FALSE);
   g_string_append(out, "(median and p90 of |predicted / measured - 1|; n = rows with both values)\n");
   guint n;
   double pooled = validate_pooled_median(rows, preds, &n);

@@ -77,6 +77,10 @@ double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n
 /* The error table: per system, per mode, per source, per serving framework and overall, the median and p90 APE of each
  * metric and the counts of ok / infeasible / unsupported rows; then the pooled median. */
 char *validate_summary(GPtrArray *rows, const Prediction *preds);
+/* The same groups as CSV, one line each (field: all, system, mode, system+mode, source_kind or
+ * framework; value; rows, ok, infeasible; per metric the rows with both values and the median and
+ * p90 of |predicted / measured - 1| as fractions, empty where none), newly allocated. */
+char *validate_groups_csv(GPtrArray *rows, const Prediction *preds);
 /* PREDICTIONS.csv text. */
 char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds);
 

@@ -265,7 +265,7 @@ expect_rc 2 "validate steady on SimGrid" "$AIFSIM" validate "$out/m.csv" --backe
 # on the other (by the steady state here, for speed): every row is predicted once per split, and
 # split 1's line is what validate says of halfB with split1.yaml
 ho="$SRC/calibration/held-out.sh"
-expect_rc 0 "held-out.sh" sh "$ho" -a "$AIFSIM" -e steady -o "$out/held-out"
+expect_rc 0 "held-out.sh" sh "$ho" -a "$AIFSIM" -e steady -o "$out/held-out" -t "$out/held-out-errors.csv"
 cp "$out/stdout" "$out/held-out.txt"
 rows=$(awk '/^split/ { n += $3 } END { print n }' "$out/held-out.txt")
 total=$(($(wc -l <"$SRC/calibration/measured/measured-dev.csv") - 1))
@@ -277,6 +277,15 @@ pooled=$(sed -n 's/^pooled: .* median \([0-9.]*\)% over.*/\1/p' "$out/halfB.txt"
   fail "held-out.sh's split 1 is validate's halfB with split1.yaml ($pooled)"
 grep -q '^mean over the four halves: pooled [0-9.]*%, TTFT [0-9.]*%$' "$out/held-out.txt" && ok ||
   fail "held-out.sh prints the means over the halves"
+# its table (-t): a line per system and mode, the rows adding up to the file's, each error the mean
+# of the four halves' medians; split 1's H200 aggregated median is validate --groups' on halfB
+t_rows=$(awk -F, 'NR > 1 { n += $3 } END { print n }' "$out/held-out-errors.csv")
+[ "$(head -1 "$out/held-out-errors.csv")" = "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms" ] &&
+  [ "$t_rows" -eq "$total" ] && grep -q '^h200-sxm-hgx8,aggregated,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
+  ok || { fail "held-out.sh -t writes the table ($t_rows rows of $total)"; cat "$out/held-out-errors.csv"; }
+expect_rc 0 "validate --groups" "$AIFSIM" validate "$out/held-out/halfB.csv" -p "$SRC/calibration/profiles/held-out/split1.yaml" \
+  -e steady -q -g "$out/groups.csv"
+cmp -s "$out/groups.csv" "$out/held-out/split1.groups.csv" && ok || fail "validate --groups writes held-out.sh's split 1 groups"
 expect_rc 2 "held-out.sh with an unknown engine" sh "$ho" -a "$AIFSIM" -e magic
 expect_rc 2 "held-out.sh without its measured file" sh "$ho" -a "$AIFSIM" "$out/none.csv"
 expect_rc 2 "run with an unknown backend" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" --backend magic -o "$out/x"

@@ -1,11 +1,16 @@
 /* test_frontier.c — the Pareto frontier on hand-made point sets: dominated points, ties on one
  * axis, exact duplicates, per-system groups, rows that do not take part, minimised axes; and the
- * pick (frontier_best) that the chart and `aifsim plan` share. */
+ * pick (frontier_best) that the chart and `aifsim plan` share, with the held-out error the summary
+ * quotes beside it (held_out.h). */
 #include "test_util.h"
+#include "aif_error.h"
 #include "frontier.h"
+#include "held_out.h"
+#include "summary.h"
 #include "slo.h"
 #include "commands.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 static ResultRow *row(GPtrArray *rows, const char *system, double user, double mw, OutcomeKind status)
@@ -176,6 +181,71 @@ START_TEST(pick_meets_the_slo)
 }
 END_TEST
 
+/* TEXT written to a file in a fresh folder: its path, newly allocated. */
+static char *write_file(const char *text)
+{
+  g_autofree char *dir = test_tmpdir();
+  char *path = g_build_filename(dir, "errors.csv", NULL);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  return path;
+}
+
+/* The summary quotes, beside each pick, the held-out error of its system and mode (held_out.h):
+ * system s aggregated has 12 measured rows at 9.5% / 12% / 30%, and no TTFT for its disaggregated
+ * rows; t has none, so its pick's figures are flagged as the model's extrapolation. The table says
+ * both; the JSON lists them as fractions, null where unknown. Bad cells are file:line:col errors. */
+START_TEST(pick_quotes_held_out_error)
+{
+  g_autofree char *path = write_file("system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\n"
+                                     "s,aggregated,12,0.095,0.12,0.3\n"
+                                     "s,disaggregated,4,0.2,0.1,\n");
+  g_autoptr(GError) err = NULL;
+  g_autoptr(HeldOut) h = held_out_load(path, &err);
+  ck_assert_msg(h, "%s", err ? err->message : "");
+  const HeldOutError *e = held_out_find(h, "s", "disaggregated");
+  ck_assert(e && e->rows == 4 && isnan(e->ttft));
+  ck_assert_ptr_null(held_out_find(h, "t", "aggregated"));
+
+  g_autoptr(Summary) sum = summary_new(1);
+  GPtrArray *rows = g_ptr_array_new();
+  const char *const systems[] = { "s", "t" };
+  for (int k = 0; k < 2; k++) {
+    ResultRow *r = row(rows, systems[k], 60, 1000, OUTCOME_OK);
+    r->mode = g_strdup("aggregated");
+    r->config = g_strdup("agg 1x tp1");
+    summary_add(sum, r);
+  }
+  SummaryOptions o = { .slo = "p90 TTFT <= 2 s", .budget_w = 1e8, .percentile = PCT_P90, .held_out = h };
+  g_autofree char *table = summary_text(sum, &o, SUMMARY_TABLE);
+  ck_assert_msg(strstr(table, "  measured: 12 s aggregated rows, predicted by fits that did not see them: median error "
+                              "9.5% tok/s per GPU, 12% tok/s per user, 30% TTFT"), "%s", table);
+  ck_assert_msg(strstr(table, "  measured: no t aggregated row to check the model against"), "%s", table);
+  g_autofree char *json = summary_text(sum, &o, SUMMARY_JSON);
+  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"mode\": \"aggregated\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
+                             "0.095, \"tok_s_per_user_error\": 0.12, \"ttft_error\": 0.3}"), "%s", json);
+  ck_assert_msg(strstr(json, "{\"system\": \"t\", \"mode\": \"aggregated\", \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
+                "%s", json);
+  o.held_out = NULL; /* a profile of the user's: nothing quoted */
+  g_autofree char *plain = summary_text(sum, &o, SUMMARY_TABLE);
+  ck_assert_ptr_null(strstr(plain, "measured:"));
+  free_rows(rows);
+
+  const char *const bad[][2] = {
+    { "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\ns,agg,12,0.1,0.1,0.1\n", ":2:2: column 'mode' expects" },
+    { "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\ns,aggregated,0,0.1,0.1,0.1\n", ":2:3: column 'rows' expects" },
+    { "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\ns,aggregated,2.5,0.1,0.1,0.1\n", ":2:3: column 'rows' expects a whole" },
+    { "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\ns,aggregated,3,0.1,-1,0.1\n", ":2:5: column 'tok_s_per_user' expects" },
+    { "system,mode,rows,out_tok_s_per_gpu,ttft_ms\ns,aggregated,3,0.1,0.1\n", ":1:1: missing column 'tok_s_per_user'" },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS(bad); k++) {
+    g_autofree char *p = write_file(bad[k][0]);
+    g_autoptr(GError) e2 = NULL;
+    ck_assert_ptr_null(held_out_load(p, &e2));
+    ck_assert_msg(e2 && e2->code == AIF_ERROR_INPUT && strstr(e2->message, bad[k][1]), "%s", e2 ? e2->message : "");
+  }
+}
+END_TEST
+
 /* The SLO, one limit at a time, on a row whose TTFT is 1.5 / 2.5 / 4 s at p50 / p90 / p99 and TPOT
  * 20 / 30 / 50 ms, at 50 tok/s per user. */
 START_TEST(slo_each_limit)
@@ -268,6 +338,7 @@ int main(void)
   tcase_add_test(tc, slo_each_limit);
   tcase_add_test(tc, outcome_kinds);
   tcase_add_test(tc, columns_are_documented);
+  tcase_add_test(tc, pick_quotes_held_out_error);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

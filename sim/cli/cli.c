@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "aif_error.h"
 #include "datadir.h"
+#include "held_out.h"
 #include "output_dir.h"
 #include "recipes.h"
 
@@ -64,6 +65,16 @@ gboolean cli_profile(const char *path, Profile *out, GError **error)
   return profile_load(out, path ? path : shipped, error);
 }
 
+/* The shipped profile's held-out error table into *OUT, or NULL where it is not installed. */
+static gboolean held_out_shipped(HeldOut **out, GError **error)
+{
+  g_autofree char *path = datadir_path("calibration/profiles/held-out/errors.csv");
+  *out = NULL;
+  if (!g_file_test(path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  return (*out = held_out_load(path, error)) != NULL;
+}
+
 int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunSetup *out, GError **error)
 {
   *out = (RunSetup){ 0 };
@@ -95,7 +106,8 @@ int run_setup(const char *command, int argc, char **argv, const RunArgs *a, RunS
   scenario_point(out->scenario, out->catalog, 0, &first);
   out->outdir = a->outdir ? g_strdup(a->outdir) : output_dir_default(first.p.name);
   profile_clear(&out->profile);
-  gboolean ok = cli_profile(a->profile_path ? a->profile_path : first.p.serving.profile, &out->profile, error);
+  const char *own = a->profile_path ? a->profile_path : first.p.serving.profile;
+  gboolean ok = cli_profile(own, &out->profile, error) && (own || held_out_shipped(&out->held_out, error));
   point_clear(&first);
   if (!ok)
     return run_setup_clear(out), cli_fail(command, *error);
@@ -110,6 +122,7 @@ void run_setup_clear(RunSetup *rs)
   g_clear_pointer(&rs->catalog, catalog_free);
   g_clear_pointer(&rs->outdir, g_free);
   g_clear_pointer(&rs->lock, output_dir_unlock);
+  g_clear_pointer(&rs->held_out, held_out_free);
   profile_clear(&rs->profile);
 }
 

@@ -12,11 +12,13 @@
 
 int cmd_validate(int argc, char **argv)
 {
-  g_autofree char *out_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL, *recipes_path = NULL;
+  g_autofree char *out_path = NULL, *groups_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL,
+                   *recipes_path = NULL;
   g_auto(GStrv) dirs = NULL;
   gboolean quiet = FALSE, forced = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "write the predictions to FILE", "PREDICTIONS.csv" },
+    { "groups", 'g', 0, G_OPTION_ARG_FILENAME, &groups_path, "write the table's groups as CSV to FILE (errors as fractions)", "GROUPS.csv" },
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR", "DIR" },
     { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
@@ -72,6 +74,12 @@ int cmd_validate(int argc, char **argv)
     ok = atomic_file_write(out_path, csv, -1, &err);
     if (ok)
       printf("predictions: %s\n", out_path);
+  }
+  if (ok && groups_path) {
+    g_autofree char *csv = validate_groups_csv(rows, preds);
+    ok = atomic_file_write(groups_path, csv, -1, &err);
+    if (ok)
+      printf("groups: %s\n", groups_path);
   }
   for (guint i = 0; i < rows->len; i++)
     prediction_clear(&preds[i]);

@@ -72,6 +72,8 @@ typedef struct {
   Profile profile;
   char *outdir;             /* created */
   struct OutputDir *lock;   /* held on outdir while the command writes into it */
+  struct HeldOut *held_out; /* the shipped profile's held-out error table (held_out.h); NULL with a
+                             * profile of the user's, or where none is installed */
 } RunSetup;
 
 /* Loads what ARGV (after option parsing: at most one scenario path) and A name into OUT. Returns 0,
