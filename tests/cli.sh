@@ -283,6 +283,12 @@ t_rows=$(awk -F, 'NR > 1 { n += $3 } END { print n }' "$out/held-out-errors.csv"
 [ "$(head -1 "$out/held-out-errors.csv")" = "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms" ] &&
   [ "$t_rows" -eq "$total" ] && grep -q '^h200-sxm-hgx8,aggregated,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
   ok || { fail "held-out.sh -t writes the table ($t_rows rows of $total)"; cat "$out/held-out-errors.csv"; }
+# the shipped table (calibration/profiles/held-out/errors.csv) is the shipped measured file's: its
+# rows per system and mode are the file's (a stale table after rows are added fails here)
+awk -F, 'NR == FNR { if (FNR > 1) n[$3 "," ($11 == "agg" ? "aggregated" : "disaggregated")]++; next }
+  FNR > 1 { if (n[$1 "," $2] != $3) bad = 1; seen[$1 "," $2] = 1 }
+  END { for (k in n) if (!(k in seen)) bad = 1; exit bad }' "$SRC/calibration/measured/measured-dev.csv" \
+  "$SRC/calibration/profiles/held-out/errors.csv" && ok || fail "the shipped held-out table counts the measured file's rows"
 expect_rc 0 "validate --groups" "$AIFSIM" validate "$out/held-out/halfB.csv" -p "$SRC/calibration/profiles/held-out/split1.yaml" \
   -e steady -q -g "$out/groups.csv"
 cmp -s "$out/groups.csv" "$out/held-out/split1.groups.csv" && ok || fail "validate --groups writes held-out.sh's split 1 groups"
