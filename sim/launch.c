@@ -34,6 +34,7 @@ typedef struct {
   KvPoolRule rule;
   int max_seq_len;
   int mtp, experts, slots;
+  int graph_tokens;       /* vLLM: steps of up to this many tokens run as CUDA graphs (the profile's) */
   gboolean graphs, dynamo, disagg;
   const char *model_path, *name, *image, *label;
   Pool agg, prefill, decode;
@@ -184,6 +185,23 @@ static void sglang_args(const Launch *l, const Pool *pool, GString *a)
   }
 }
 
+/* vLLM's capture sizes, in tokens, up to MAX: its default shape (1, 2, 4, multiples of 8 below 256,
+ * of 16 from 256) ending at MAX. vLLM 0.10 captures only up to min(2 x max_num_seqs, 512) by
+ * default; listing them makes it graph every step the model does (the profile's graph_max_tokens),
+ * whatever the batch cap. No spaces: the manifest splits arguments on them. */
+static char *vllm_graph_sizes(int max)
+{
+  GString *out = g_string_new(NULL);
+  int last = 0;
+  for (int b = 1; b <= max; b = b < 4 ? 2 * b : b < 256 ? b + 8 - b % 8 : b + 16) {
+    g_string_append_printf(out, "%s%d", last ? "," : "", b);
+    last = b;
+  }
+  if (last < max)
+    g_string_append_printf(out, ",%d", max);
+  return g_string_free(out, FALSE);
+}
+
 static void vllm_args(const Launch *l, const Pool *pool, GString *a)
 {
   /* vLLM's attention data parallel is data-parallel ranks of TP 1; its expert parallel spans DP x TP */
@@ -202,6 +220,10 @@ static void vllm_args(const Launch *l, const Pool *pool, GString *a)
   arg(a, "--gpu-memory-utilization", "%.2f", l->kv_fraction);
   if (!l->graphs)
     arg(a, "--enforce-eager", NULL);
+  else if (l->graph_tokens > 0) { /* the steps the model runs as graphs: up to graph_max_tokens */
+    g_autofree char *sizes = vllm_graph_sizes(l->graph_tokens);
+    arg(a, "--compilation-config", "'{\"cudagraph_capture_sizes\":[%s]}'", sizes);
+  }
   if (l->mtp > 0)
     arg(a, "--speculative-config", "'{\"method\":\"deepseek_mtp\",\"num_speculative_tokens\":%d}'", l->mtp);
   if (l->experts > 0 && pool->ep > 1 && l->slots > l->experts) {
@@ -481,7 +503,7 @@ static char *readme(const Launch *l, const ResultRow *row, GPtrArray *files)
   g_string_append_printf(r, ". KV cache %s, its pool sized by the stack's rule at %.2f. %s Set MODEL to the %s checkpoint.\n\n"
                             "Files:\n\n", precision_names[l->kv], l->kv_fraction,
                          !l->graphs              ? "No CUDA graphs: every kernel launched by the host."
-                         : l->stack == STACK_VLLM ? "CUDA graphs of vLLM's own capture sizes."
+                         : l->stack == STACK_VLLM ? "Steps of up to the largest listed token count run as CUDA graphs, as simulated."
                                                   : "Decode steps run as CUDA graphs of the batch sizes the files list, a "
                                                     "batch padded to the next, as simulated.",
                          precision_names[l->p->serving.precision]);
@@ -543,6 +565,7 @@ GPtrArray *launch_files(const Point *pt, const Profile *prof, const ResultRow *r
   l.image = opt->image ? opt->image : images[l.stack];
   l.kv = kv_precision_for(p->serving.kv_precision, p->serving.precision, prof, l.stack);
   const StackProfile *sp = &prof->stack[l.stack];
+  l.graph_tokens = (int)MIN(sp->graph_max_tokens, 1 << 20);
   l.rule = sp->kv_pool;
   l.kv_fraction = sp->kv_memory_fraction > 0 ? sp->kv_memory_fraction
                   : sp->kv_pool == KV_POOL_STATIC ? 1 - prof->memory_reserve : 0.9;

@@ -19,6 +19,7 @@ prefill)
     --max-model-len 2560 \
     --kv-cache-dtype fp8 \
     --gpu-memory-utilization 0.90 \
+    --compilation-config '{"cudagraph_capture_sizes":[1,2,4,8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496,512]}' \
     --is-prefill-worker ;;
 decode)
   exec python3 -m dynamo.vllm --model "$MODEL" \
@@ -28,7 +29,8 @@ decode)
     --enable-chunked-prefill \
     --max-model-len 2560 \
     --kv-cache-dtype fp8 \
-    --gpu-memory-utilization 0.90 ;;
+    --gpu-memory-utilization 0.90 \
+    --compilation-config '{"cudagraph_capture_sizes":[1,2,4,8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496,512]}' ;;
 *)
   echo "usage: $0 frontend|prefill|decode" >&2; exit 2 ;;
 esac
