@@ -71,15 +71,16 @@ HeldOut *held_out_load(const char *path, GError **error)
       return held_out_free(h), NULL;
     }
     double rows, err[3];
-    gboolean ok = number(c, r, col[2], 1, FALSE, &rows, error) && rows == floor(rows);
+    gboolean ok = number(c, r, col[2], 1, FALSE, &rows, error);
+    if (ok && rows != floor(rows)) {
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column 'rows' expects a whole number, got '%s'", path,
+                  g_array_index(c->lines, int, r), col[2] + 1, csv_field(c, r, col[2]));
+      ok = FALSE;
+    }
     for (int k = 0; ok && k < 3; k++)
       ok = number(c, r, col[3 + k], 0, TRUE, &err[k], error);
-    if (!ok) {
-      if (!*error)
-        g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: column 'rows' expects a whole number",
-                    path, g_array_index(c->lines, int, r), col[2] + 1);
+    if (!ok)
       return held_out_free(h), NULL;
-    }
     HeldOutError e = { g_strdup(csv_field(c, r, col[0])), g_strdup(mode), (guint)MIN(rows, G_MAXUINT), err[0], err[1],
                        err[2] };
     g_array_append_val(h->entries, e);

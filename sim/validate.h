@@ -31,8 +31,8 @@ typedef struct {
   Framework fw;            /* what launched the engines */
   const ClientRules *client; /* the benchmark's load generator (recipes.h), or NULL */
   Load load;
-  GraphBatches graphs;     /* the CUDA graphs the launch captured (n 0: the stack's own way); the
-                            * engines point at it */
+  GraphBatches graphs;     /* the CUDA graphs the recipe says the launch captured (n 0: the stack's
+                            * own ladder, engine_stack_graphs); the engines take a copy */
   double offline_requests; /* offline rows: the requests the benchmark queued at once (0: the steady
                             * state of a saturated engine is the figure) */
   int draft_tokens;        /* MTP draft tokens the row ran: 0 none, -1 the profile's mtp_draft_tokens */
