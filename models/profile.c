@@ -11,7 +11,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
 
 /* The hardware layer's keys, with each architecture's figures as defaults (sources in
  * docs/validation.md, "Two layers"); fractions of a datasheet peak are at most 1. */
-#define ARCH_KEYS(name, i, d_hbm, d_gemm, d_fp4, d_fp8, d_block, d_half_m, d_tile, d_attention, d_latency)                                  \
+#define ARCH_KEYS(name, i, d_hbm, d_gemm, d_fp4, d_fp8, d_block, d_half_m, d_tile, d_block_tile, d_attention, d_latency)                                  \
   { name, KT_GROUP, 0, NULL, "the hardware layer of this GPU architecture: what its kernels reach (measured or published)", 0, NULL, 0, NULL, NULL, 0, 0 }, \
   { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, d_hbm, "fraction of HBM bandwidth a streaming copy reaches", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, d_gemm, "fraction of dense BF16 peak reached by large GEMMs (cuBLAS)", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
@@ -20,6 +20,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".fp8_block_efficiency", KT_NUMBER, DIM_FRACTION, d_block, "factor on gemm_efficiency for FP8 GEMMs with block-scaled weights (DeepSeek's 128 x 128 blocks)", offsetof(Profile, arch[i].fp8_block_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".gemm_half_m", KT_NUMBER, DIM_NONE, d_half_m, "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".grouped_tile_m", KT_NUMBER, DIM_NONE, d_tile, "rows of the smallest tile a grouped (expert) GEMM computes per expert (the MMA's rows)", offsetof(Profile, arch[i].grouped_tile_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
+  { name ".grouped_block_tile_m", KT_NUMBER, DIM_NONE, d_block_tile, "rows of that tile for block-scaled FP8 experts (DeepGEMM's BLOCK_M)", offsetof(Profile, arch[i].grouped_block_tile_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, d_attention, "fraction of BF16 peak a fused attention kernel reaches (FlashAttention)", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
@@ -79,11 +80,11 @@ static const KtKey keys[] = {
    * (docs/validation.md). Blackwell Ultra: B300's cuBLAS BF16 and FP8 (78.6%, 74.5%), the rest
    * Blackwell's. Rubin and Rubin Ultra: Blackwell's, not measured. (../shared/data/reference.md
    * D.1-D.4.) */
-  ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "0.75", "28 us"),
-  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "0.71", "16.5 us"),
-  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "46", "64", "0.71", "16.5 us"),
-  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "0.71", "16.5 us"),
-  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "0.71", "16.5 us"),
+  ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "64", "0.75", "28 us"),
+  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us"),
+  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "46", "64", "128", "0.71", "16.5 us"),
+  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us"),
+  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us"),
   /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
    * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
    * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. TensorRT-LLM's

@@ -18,7 +18,7 @@ static void ideal_profile(Profile *p)
     ap->fp8_efficiency = ap->fp8_block_efficiency = 1;
     ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
     ap->collective_latency = 0;
-    ap->gemm_half_m = ap->grouped_tile_m = 64;
+    ap->gemm_half_m = ap->grouped_tile_m = ap->grouped_block_tile_m = 64;
     ArchStackProfile *on = &p->on[a];
     on->gemm = on->fp4 = on->fp8_block = on->attention = on->memory = on->moe = on->overhead_scale = 1;
     on->nic_latency = on->nic_alltoall_latency = 0;
@@ -1034,21 +1034,27 @@ START_TEST(grouped_gemm_tiles)
 }
 END_TEST
 
-/* The shipped Blackwell tile: Blackwell's trtllm-gen MoE kernels compute at most 64 token rows
- * per tile, as Hopper's wgmma does (profile.c). The case above on 8 B200s, the tile the built-in
- * hardware layer gives: 32 rows per expert pad to 32 + 64 - 64/2 x 32/64 = 80, 0.4 of the rate:
- * 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 4500e12 x 0.1 x 0.4 = 0.501080 ms a layer (the weights,
- * 256 experts' eighths at 8 TB/s, 0.176 ms, read faster); the shared expert 2 x 1024 x
- * 44,040,192 / 8 / (4500e12 x 0.1 x 1024/1088) = 0.026620 ms. 58 layers: 30.607 ms (a 128-row
- * tile would pad to 160 rows: 53.86 ms). */
+/* The shipped Blackwell tiles. Blackwell's trtllm-gen MoE kernels compute at most 64 token rows
+ * per tile, as Hopper's wgmma does; its block-scaled FP8 experts run DeepGEMM, whose SM100 kernels
+ * compute 128-row tiles only (profile.h). The case above on 8 B200s, DeepSeek-R1's FP8 checkpoint
+ * (block-scaled): 32 rows per expert pad to 32 + 128 - 128/2 x 32/128 = 144, 32/144 of the rate:
+ * 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 4500e12 x 0.1 x 32/144 = 0.901943 ms a layer (the
+ * weights, 256 experts' eighths at 8 TB/s, 0.176 ms, read faster); the shared expert (a dense
+ * GEMM, no tile) 2 x 1024 x 44,040,192 / 8 / (4500e12 x 0.1 x 1024/1088) = 0.026620 ms. 58 layers:
+ * 53.857 ms. With the 64-row tile the other kernels have, 80 rows: 0.501080 + 0.026620 ms a layer,
+ * 30.607 ms. */
 START_TEST(grouped_gemm_tiles_blackwell)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof, shipped;
   ideal_profile(&prof);
   profile_defaults(&shipped);
-  prof.arch[ARCH_BLACKWELL].grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
-  prof.arch[ARCH_BLACKWELL].fp8_block_efficiency = 0.1;
+  ArchProfile *bw = &prof.arch[ARCH_BLACKWELL];
+  bw->grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
+  bw->grouped_block_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_block_tile_m;
+  bw->fp8_block_efficiency = 0.1;
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 53.857e-3, 1e-4);
+  bw->grouped_block_tile_m = bw->grouped_tile_m;
   ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 30.607e-3, 1e-4);
   profile_clear(&prof);
   profile_clear(&shipped);
