@@ -77,7 +77,9 @@ static const KtKey keys[] = {
    * wgmma's 64 rows; Blackwell's trtllm-gen MoE kernels (TensorRT-LLM, FlashInfer) put the tokens
    * on the MMA's N side in tiles of at most 64 ("tile_tokens_dim ... capped to 8-64"). Their
    * narrower tiles for few tokens per expert are not modelled: they fitted the rows worse
-   * (docs/validation.md). Blackwell Ultra: B300's cuBLAS BF16 and FP8 (78.6%, 74.5%), the rest
+   * (docs/validation.md). Block-scaled FP8 experts run DeepGEMM instead (TensorRT-LLM's DEEPGEMM
+   * MoE backend for FP8 checkpoints on B200/GB200, SGLang's DeepEP engines), whose SM100 kernels
+   * compute 128-row tiles only (block_ms = (128,)); on Hopper 64, as before. Blackwell Ultra: B300's cuBLAS BF16 and FP8 (78.6%, 74.5%), the rest
    * Blackwell's. Rubin and Rubin Ultra: Blackwell's, not measured. (../shared/data/reference.md
    * D.1-D.4.) */
   ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "64", "0.75", "28 us"),

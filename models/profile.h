@@ -43,10 +43,10 @@ typedef struct {
    * widest token tile). An expert with fewer tokens pads to it; more pad their last tile, half a
    * tile on average. */
   double grouped_tile_m;
-  /* the same for block-scaled FP8 experts (DeepSeek's 128 x 128 blocks): DeepGEMM's BLOCK_M, 64 on
-   * Hopper (its masked kernel's smallest) and 128 on Blackwell, where its SM100 kernels compute
-   * 128-row tiles only; TensorRT-LLM (its DEEPGEMM MoE backend, the one it supports for FP8
-   * checkpoints on B200/GB200) and SGLang (DeepEP's grouped GEMMs) run those experts through it */
+  /* the same for block-scaled FP8 experts (DeepSeek's 128 x 128 blocks), which TensorRT-LLM (its
+   * DEEPGEMM MoE backend, the one it supports for FP8 checkpoints on B200/GB200) and SGLang
+   * (DeepEP's grouped GEMMs) run through DeepGEMM: 128 on Blackwell, whose SM100 kernels compute
+   * 128-row tiles only; 64 on Hopper, wgmma's rows, as grouped_tile_m */
   double grouped_block_tile_m;
   double attention_efficiency; /* fraction of BF16 peak a fused attention kernel reaches (FlashAttention) */
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
