@@ -90,7 +90,7 @@ HeldOut *held_out_load(const char *path, GError **error)
 
 const HeldOutError *held_out_find(const HeldOut *h, const char *system, const char *mode)
 {
-  for (guint i = 0; h && i < h->entries->len; i++) {
+  for (guint i = 0; h && system && mode && i < h->entries->len; i++) {
     const HeldOutError *e = &g_array_index(h->entries, HeldOutError, i);
     if (strcmp(e->system, system) == 0 && strcmp(e->mode, mode) == 0)
       return e;

@@ -181,7 +181,7 @@ static void held_out_figure(GString *s, const char **sep, double err, const char
  * system and mode it was not fitted on, or that no measured row of them exists. */
 static void held_out_text(GString *s, const HeldOut *h, const char *system, const ResultRow *p)
 {
-  if (!h)
+  if (!h || !p->mode) /* a row without its mode (a results file of another make) matches no entry */
     return;
   const HeldOutError *e = held_out_find(h, system, p->mode);
   if (!e) {
@@ -294,12 +294,14 @@ static void held_out_json(const Summary *sum, const HeldOut *h, GString *s)
   guint listed = 0;
   for (guint k = 0; k < sum->systems->len; k++) {
     const SystemSummary *ss = sum->systems->pdata[k];
-    if (!ss->pick)
+    if (!ss->pick || !ss->pick->mode) /* as held_out_text: a row without its mode matches nothing */
       continue;
     const HeldOutError *e = held_out_find(h, ss->name, ss->pick->mode);
     g_string_append(s, listed++ ? ",\n    {\"system\": " : "\n    {\"system\": ");
     results_json_string(s, ss->name);
-    g_string_append_printf(s, ", \"mode\": \"%s\", \"rows\": %u", ss->pick->mode, e ? e->rows : 0);
+    g_string_append(s, ", \"mode\": ");
+    results_json_string(s, ss->pick->mode);
+    g_string_append_printf(s, ", \"rows\": %u", e ? e->rows : 0);
     static const char *const names[] = { "out_tok_s_per_gpu_error", "tok_s_per_user_error", "ttft_error" };
     const double v[] = { e ? e->throughput : NAN, e ? e->per_user : NAN, e ? e->ttft : NAN };
     for (gsize i = 0; i < G_N_ELEMENTS(v); i++)

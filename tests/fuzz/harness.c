@@ -5,12 +5,14 @@
 #include "chart.h"
 #include "evaluate.h"
 #include "frontier.h"
+#include "held_out.h"
 #include "llm_import.h"
 #include "merge.h"
 #include "profile.h"
 #include "recipes.h"
 #include "results.h"
 #include "scenario.h"
+#include "summary.h"
 #include "trace.h"
 #include "validate.h"
 
@@ -413,9 +415,41 @@ int fuzz_import(const uint8_t *data, size_t size)
   return 0;
 }
 
+/* The held-out error table (`calibration/held-out.sh -t`, calibration/profiles/held-out/errors.csv):
+ * loaded, or refused at its file:line:col; a table that loads is quoted as `run` and `plan` quote
+ * it, beside the picks of a run of the committed results corpus, in every summary format. */
+int fuzz_held_out(const uint8_t *data, size_t size)
+{
+  g_autofree char *path = input_file("errors.csv", data, size);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(HeldOut) h = held_out_load(path, &err);
+  if (!h) {
+    g_autofree char *prefix = g_strdup_printf("%s:", path);
+    if (!err || !g_str_has_prefix(err->message, prefix))
+      broken("a held-out table refused without its file:line:col", err ? err->message : "no error");
+    return 0;
+  }
+  g_autofree char *corpus = src_path("tests/fuzz/corpus/results/gamma.csv"), *text = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents(corpus, &text, &len, &err))
+    broken("cannot read the results corpus", err->message);
+  GPtrArray *rows = results_parse(corpus, text, len, &err);
+  if (!rows)
+    broken("the results corpus does not parse", err->message);
+  g_autoptr(Summary) sum = summary_new(3);
+  for (guint i = 0; i < rows->len; i++)
+    summary_add(sum, rows->pdata[i]);
+  SummaryOptions opt = { .slo = "fuzz", .budget_w = 1e8, .percentile = PCT_P90, .held_out = h };
+  SummaryFormat formats[] = { SUMMARY_TABLE, SUMMARY_CSV, SUMMARY_JSON };
+  for (gsize f = 0; f < G_N_ELEMENTS(formats); f++)
+    g_free(summary_text(sum, &opt, formats[f]));
+  rows_free(rows);
+  return 0;
+}
+
 const FuzzEntry fuzz_targets[] = {
   { "scenario", fuzz_scenario }, { "catalog", fuzz_catalog },   { "profile", fuzz_profile },
   { "measured", fuzz_measured }, { "trace", fuzz_trace },       { "results", fuzz_results },
-  { "calibration", fuzz_calibration }, { "import", fuzz_import },
+  { "calibration", fuzz_calibration }, { "import", fuzz_import },       { "held-out", fuzz_held_out },
 };
 const size_t n_fuzz_targets = G_N_ELEMENTS(fuzz_targets);

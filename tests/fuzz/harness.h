@@ -23,6 +23,7 @@ int fuzz_trace(const uint8_t *data, size_t size);       /* request trace CSV */
 int fuzz_results(const uint8_t *data, size_t size);     /* results CSV (plot, pareto, merge) */
 int fuzz_calibration(const uint8_t *data, size_t size); /* calibration kernels' raw runs */
 int fuzz_import(const uint8_t *data, size_t size);      /* a model's config.json (catalog import) */
+int fuzz_held_out(const uint8_t *data, size_t size);    /* the held-out error table CSV */
 
 typedef struct {
   const char *name; /* the corpus folder: tests/fuzz/corpus/NAME, tests/fuzz/regress/NAME */
