@@ -22,7 +22,7 @@ typedef struct HeldOut HeldOut;
 /* Reads PATH (columns system, mode, rows, out_tok_s_per_gpu, tok_s_per_user, ttft_ms); a bad cell
  * is an AIF_ERROR_INPUT at its file:line:col. */
 HeldOut *held_out_load(const char *path, GError **error);
-/* SYSTEM's entry in MODE, or NULL: no measured row of that system and mode. */
+/* SYSTEM's entry in MODE, or NULL: no measured row of that system and mode (or either is NULL). */
 const HeldOutError *held_out_find(const HeldOut *h, const char *system, const char *mode);
 void held_out_free(HeldOut *h);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(HeldOut, held_out_free)
