@@ -520,35 +520,31 @@ END_TEST
  *  SGLang to 100,000: the ladder stops at 191 sizes, the last 512 + 32 x (190 - 51) = 4,960, and
  *   ends at 100,000 (192);
  *  a batch cap of 0 still captures 1; vLLM none (its graphs are by tokens, unpadded). */
-START_TEST(stack_graph_ladders)
+/* STACK's ladder for DRAFTS and MAX_BATCH has N sizes, and the size at each index AT[i] is SIZE[i]
+ * (K of them). */
+static void check_ladder(Stack stack, int drafts, int max_batch, int n, const int *at, const double *size, int k)
 {
   GraphBatches g;
-  engine_stack_graphs(STACK_TRTLLM, 0, 300, &g);
-  ck_assert_int_eq(g.n, 22);
-  ck_assert_double_eq(g.size[2], 4); ck_assert_double_eq(g.size[3], 8); ck_assert_double_eq(g.size[18], 128);
-  ck_assert_double_eq(g.size[19], 192); ck_assert_double_eq(g.size[20], 256); ck_assert_double_eq(g.size[21], 300);
-  engine_stack_graphs(STACK_TRTLLM, 0, 256, &g);
-  ck_assert_int_eq(g.n, 21);
-  ck_assert_double_eq(g.size[20], 256);
-  Engine e = { .graphs = g };
+  engine_stack_graphs(stack, drafts, max_batch, &g);
+  ck_assert_msg(g.n == n, "%s, %d drafts, cap %d: %d sizes, expected %d", stack_names[stack], drafts, max_batch, g.n, n);
+  for (int i = 0; i < k; i++)
+    ck_assert_msg(g.size[at[i]] == size[i], "%s, %d drafts, cap %d: size %d is %g, expected %g", stack_names[stack],
+                  drafts, max_batch, at[i], g.size[at[i]], size[i]);
+}
+
+START_TEST(stack_graph_ladders)
+{
+  check_ladder(STACK_TRTLLM, 0, 300, 22, (int[]){ 2, 3, 18, 19, 20, 21 }, (double[]){ 4, 8, 128, 192, 256, 300 }, 6);
+  check_ladder(STACK_TRTLLM, 0, 256, 21, (int[]){ 20 }, (double[]){ 256 }, 1);
+  Engine e = { 0 };
+  engine_stack_graphs(STACK_TRTLLM, 0, 256, &e.graphs);
   ck_assert_double_eq(engine_graph_batch(&e, 130), 192);
   ck_assert_double_eq(engine_graph_batch(&e, 257), 0);
-  engine_stack_graphs(STACK_SGLANG, 0, 600, &g);
-  ck_assert_int_eq(g.n, 55);
-  ck_assert_double_eq(g.size[4], 12); ck_assert_double_eq(g.size[35], 256); ck_assert_double_eq(g.size[36], 272);
-  ck_assert_double_eq(g.size[50], 496); ck_assert_double_eq(g.size[53], 576); ck_assert_double_eq(g.size[54], 600);
-  engine_stack_graphs(STACK_SGLANG, 2, 100, &g);
-  ck_assert_int_eq(g.n, 32);
-  ck_assert_double_eq(g.size[7], 8); ck_assert_double_eq(g.size[19], 32); ck_assert_double_eq(g.size[20], 40);
-  ck_assert_double_eq(g.size[26], 64); ck_assert_double_eq(g.size[30], 96); ck_assert_double_eq(g.size[31], 100);
-  engine_stack_graphs(STACK_SGLANG, 0, 100000, &g);
-  ck_assert_int_eq(g.n, GRAPH_BATCHES_MAX);
-  ck_assert_double_eq(g.size[190], 4960); ck_assert_double_eq(g.size[191], 100000);
-  engine_stack_graphs(STACK_TRTLLM, 0, 0, &g);
-  ck_assert_int_eq(g.n, 1);
-  ck_assert_double_eq(g.size[0], 1);
-  engine_stack_graphs(STACK_VLLM, 0, 256, &g);
-  ck_assert_int_eq(g.n, 0);
+  check_ladder(STACK_SGLANG, 0, 600, 55, (int[]){ 4, 35, 36, 50, 53, 54 }, (double[]){ 12, 256, 272, 496, 576, 600 }, 6);
+  check_ladder(STACK_SGLANG, 2, 100, 32, (int[]){ 7, 19, 20, 26, 30, 31 }, (double[]){ 8, 32, 40, 64, 96, 100 }, 6);
+  check_ladder(STACK_SGLANG, 0, 100000, GRAPH_BATCHES_MAX, (int[]){ 190, 191 }, (double[]){ 4960, 100000 }, 2);
+  check_ladder(STACK_TRTLLM, 0, 0, 1, (int[]){ 0 }, (double[]){ 1 }, 1);
+  check_ladder(STACK_VLLM, 0, 256, 0, NULL, NULL, 0);
 }
 END_TEST
 
