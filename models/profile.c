@@ -36,7 +36,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".stacks.nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, on[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".stacks.nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, on[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".stacks.overhead_scale", KT_NUMBER, DIM_NONE, "1", "factor on the stacks' GPU-side step, layer and MoE-layer overheads on this architecture (1 on Hopper, the reference)", offsetof(Profile, on[i].overhead_scale), NULL, KT_POSITIVE, NULL, NULL, 100, 0 }
-#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens, pool_rule, pool_fraction)                                                                                 \
+#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens, pool_rule, pool_fraction, fp8_mla)                                                                                 \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "GPU-side time per engine step (sampling, the step's fixed kernels)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".host_overhead", KT_NUMBER, DIM_TIME, "0 s", "host time per engine step (scheduling, batch forming): hidden under the GPU's step by the overlap scheduler", offsetof(Profile, stack[i].host_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
@@ -60,7 +60,8 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".batch_wait_timeout", KT_NUMBER, DIM_NONE, "0", "batch waiting (no attention-DP): most steps new prompts are held while sequences decode (0 = off)", offsetof(Profile, stack[i].batch_wait_timeout), NULL, KT_NONNEG, NULL, NULL, 1e6, 0 }, \
   { name ".recv_interval", KT_NUMBER, DIM_NONE, "1", "decode steps between the scheduler's looks for new requests (SGLang's scheduler_recv_interval; no attention-DP)", offsetof(Profile, stack[i].recv_interval), NULL, KT_POSITIVE, NULL, NULL, 1e6, 0 }, \
   { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".overlap_scheduler", KT_BOOL, 0, overlap, "the host forms the next step's batch while the GPU runs this one: a request reaching a busy engine waits one step more", offsetof(Profile, stack[i].overlap_scheduler), NULL, 0, NULL, NULL, 0, 0 }
+  { name ".overlap_scheduler", KT_BOOL, 0, overlap, "the host forms the next step's batch while the GPU runs this one: a request reaching a busy engine waits one step more", offsetof(Profile, stack[i].overlap_scheduler), NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".fp8_mla_decode", KT_BOOL, 0, fp8_mla, "an MLA model's generation attention on Blackwell and later with an FP8 KV cache runs on the FP8 tensor cores (queries quantized too), not the BF16 ones", offsetof(Profile, stack[i].fp8_mla_decode), NULL, 0, NULL, NULL, 0, 0 }
 
 static const KtKey keys[] = {
   { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL, 0, 0 },
@@ -93,10 +94,13 @@ static const KtKey keys[] = {
    * PyTorch executor and SGLang overlap scheduling with the GPU unless told not to; vLLM's async
    * scheduling is opt-in. TensorRT-LLM's PyTorch executor and SGLang capture CUDA graphs for
    * decode-only batches; vLLM V1 captures piecewise graphs for any batch up to 512 tokens
-   * (compilation_config.max_capture_size). */
-  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0", "free-memory", "0.9"),
-  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0", "static", "0"),
-  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512", "utilization", "0.9"),
+   * (compilation_config.max_capture_size). With an FP8 KV cache on Blackwell, TensorRT-LLM's
+   * generation MLA quantizes Q to FP8 and runs FP8 multi-query attention (its DeepSeek-R1
+   * throughput blog: "both Q and KV are quantized to FP8"), and SGLang's default MLA backend on
+   * SM100, trtllm_mla, does the same (mla_quantize_and_rope_for_fp8); vLLM's is not documented to. */
+  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0", "free-memory", "0.9", "true"),
+  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0", "static", "0", "true"),
+  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512", "utilization", "0.9", "false"),
   { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM a forward pass's activations and the runtime take (the stacks' KV-pool rules work around it)", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL, 64, 0 },
 };

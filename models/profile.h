@@ -156,6 +156,10 @@ typedef struct {
    * step after next, one step later than without it. Aggregated engines; engine_overlaps() adds
    * SGLang's rule that EAGLE speculative decoding turns it off. */
   gboolean overlap_scheduler;
+  /* Generation attention of an MLA model on Blackwell and later with an FP8 KV cache: the stack
+   * quantizes the queries to FP8 too and runs the absorbed multi-query attention on the FP8 tensor
+   * cores (TensorRT-LLM's trtllm-gen MLA kernels; SGLang's default trtllm_mla backend there). */
+  gboolean fp8_mla_decode;
 } StackProfile;
 
 typedef struct {

@@ -17,6 +17,7 @@ typedef struct {
   double peak;        /* FLOP/s reached by large GEMMs at the serving precision */
   double peak_dense;  /* the same at the attention/dense weight precision */
   double peak_attn;   /* FLOP/s of attention math (BF16 tensor cores) */
+  double peak_attn_decode; /* the same for generation attention (FP8 ones where fp8_mla_decode()) */
   double peak_head;   /* FLOP/s of the BF16 LM head */
   double full, full_dense; /* FLOP/s of a large per-tensor GEMM at the two precisions as the stack
                             * runs it: the tensor cores busy all the time (power) */
@@ -66,6 +67,15 @@ static double stack_gemm_share(const ArchStackProfile *on, const Engine *e, Prec
   return stack_large_share(on, p) * (block_scaled(e, p) ? on->fp8_block : 1);
 }
 
+/* Whether the engine's generation attention runs on the FP8 tensor cores: an MLA model with an
+ * FP8 KV cache on Blackwell or later, in a stack whose kernels quantize the queries too. Hopper
+ * keeps BF16 math (no stack here documents FP8 MLA generation on it). */
+static gboolean fp8_mla_decode(const Engine *e)
+{
+  return e->model->attn_kind == ATTN_MLA && e->kv_precision == PREC_FP8 && e->sys->arch != ARCH_HOPPER &&
+         e->sys->flops_fp8 > 0 && e->prof->stack[e->stack].fp8_mla_decode;
+}
+
 /* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the
  * shares the stacks' kernels reach on this architecture and this stack's kernel factor. */
 static void rates(const Engine *e, double clock, Rates *r)
@@ -90,6 +100,7 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->full = system_peak_flops(e->sys, cw) * large_gemm_fraction(a, cw) * stack_large_share(on, cw) * kc;
   r->full_dense = system_peak_flops(e->sys, cd) * large_gemm_fraction(a, cd) * stack_large_share(on, cd) * kc;
   r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * on->attention * kc;
+  r->peak_attn_decode = fp8_mla_decode(e) ? e->sys->flops_fp8 * a->attention_efficiency * on->attention * kc : r->peak_attn;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * on->memory * k * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */
@@ -298,10 +309,9 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, con
   /* attention math and KV reads */
   double seqs_gpu = b->decode_seqs / adp;
   double kv_bytes = seqs_gpu * memory_kv_bytes_per_seq_gpu(e, b->decode_ctx) * frac * e->pp;
-  double flops = (seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) +
-                  rank_prefill * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE)) *
-                 layers / atp;
-  out->attention += roofline(r, flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
+  double dec_flops = seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) * layers / atp;
+  double pre_flops = rank_prefill * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE) * layers / atp;
+  out->attention += roofline(r, dec_flops / r->peak_attn_decode + pre_flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
   /* the experts see the padding's dummy tokens only where the stack routes them */
   gboolean routed = engine_routes_padding(e);
   double real_tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;

@@ -938,6 +938,43 @@ START_TEST(attention_dp_prompt_on_one_rank)
 }
 END_TEST
 
+/* Generation MLA on the FP8 tensor cores. DeepSeek-R1 on 8 B200s, wide EP (each attention-DP rank
+ * holds its sequences with all 128 heads), ideal profile, a decode step of 64 sequences (8 a rank)
+ * at 8,192 tokens of context. Absorbed MLA: 2 x 128 x (2 x 512 + 64) = 278,528 FLOP per query and
+ * context token per layer: 8 x 8,192 x 278,528 x 61 = 1.113470e12 FLOP a rank, 0.494876 ms at
+ * BF16's 2,250 TFLOP/s, 0.247438 ms at FP8's 4,500. The FP8 KV cache a rank reads: 8 x 8,192 x
+ * 576 B x 61 = 2.302669e9 B at 8 TB/s, 0.287834 ms. TensorRT-LLM (and SGLang) quantize the queries
+ * and run FP8 MQA: memory-bound, 0.287834 ms. A stack that dequantizes to BF16 (fp8_mla_decode
+ * off, vLLM's default here) stays compute-bound at 0.494876 ms; so does a BF16 KV cache, whose
+ * bytes double (0.575668 ms, then memory-bound), and Hopper, where no stack runs FP8 MLA
+ * generation: the H200's 989 TFLOP/s give 1.125854 ms. */
+START_TEST(fp8_mla_decode_attention)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  StepBatch b = { .decode_seqs = 64, .decode_ctx = 8192 };
+  StepTime t;
+  Engine e = wide_ep(engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
+  step_time(&e, &b, &t);
+  ck_assert_close(t.attention, 0.287834e-3, 1e-5);
+  prof.stack[STACK_TRTLLM].fp8_mla_decode = FALSE;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.attention, 0.494876e-3, 1e-5);
+  prof.stack[STACK_TRTLLM].fp8_mla_decode = TRUE;
+  e.kv_precision = PREC_BF16;
+  step_time(&e, &b, &t);
+  ck_assert_close(t.attention, 0.575668e-3, 1e-5);
+  Engine h = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
+  SystemSpec full;
+  h.sys = full_clock(c, "h200-sxm-hgx8", &full);
+  step_time(&h, &b, &t);
+  ck_assert_close(t.attention, 1.125854e-3, 1e-5);
+  system_spec_clear(&full);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Block-scaled FP8: DeepSeek-R1 ships FP8 weights with one scale per 128 x 128 block, and those
  * GEMMs reach fp8_block_efficiency of the per-tensor FP8 rate. 8 H200s, TP8 (experts split 8 ways,
  * no EP), ideal profile, one prefill step of 8192 tokens. Each MoE layer: 8192 x 8 routed rows over
@@ -1261,6 +1298,7 @@ int main(void)
   TCase *tc = tcase_create("model");
   tcase_add_test(tc, llama70b_decode_batch1_h200);
   tcase_add_test(tc, deepseek_mla_kv_bytes);
+  tcase_add_test(tc, fp8_mla_decode_attention);
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
