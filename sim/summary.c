@@ -198,6 +198,43 @@ static void held_out_text(GString *s, const HeldOut *h, const char *system, cons
   g_string_append(s, " (any model; docs/validation.md)\n");
 }
 
+/* The SLO limits that would leave the model's held-out error E as headroom for pick P, where P
+ * clears the SLO's limit by less than that error on the same figure (NAN where it clears it by
+ * more, or the SLO or the error does not say): tokens/s per user and TTFT in s at the SLO's
+ * percentile. The measured figure of such a pick could as well lie on the other side. */
+static void headroom(const SummaryOptions *opt, const HeldOutError *e, const ResultRow *p, double *per_user,
+                     double *ttft)
+{
+  double over = opt->min_tok_s_per_user > 0 ? p->tok_s_per_user / opt->min_tok_s_per_user - 1 : NAN;
+  *per_user = isfinite(over) && isfinite(e->per_user) && over < e->per_user ? opt->min_tok_s_per_user * (1 + e->per_user)
+                                                                           : NAN;
+  double t = ttft_at(p, opt->percentile) / 1e3;
+  double under = opt->max_ttft > 0 && t > 0 ? opt->max_ttft / t - 1 : NAN;
+  *ttft = isfinite(under) && isfinite(e->ttft) && under < e->ttft ? opt->max_ttft / (1 + e->ttft) : NAN;
+}
+
+/* "  margin: ..." for each limit the pick clears by less than the model's error (headroom()). */
+static void margin_text(GString *s, const SummaryOptions *opt, const char *system, const ResultRow *p)
+{
+  const HeldOutError *e = opt->held_out && p->mode ? held_out_find(opt->held_out, system, p->mode) : NULL;
+  if (!e)
+    return;
+  double per_user, ttft;
+  headroom(opt, e, p, &per_user, &ttft);
+  if (isfinite(per_user))
+    g_string_append_printf(s, "  margin: %.2g%% over the SLO's %.4g tok/s per user, within the model's held-out error "
+                              "on it (%.2g%%); with it as headroom: plan.min_tok_s_per_user %.3g (aifsim plan "
+                              "--min-tok-s-per-user %.3g)\n",
+                           100 * (p->tok_s_per_user / opt->min_tok_s_per_user - 1), opt->min_tok_s_per_user,
+                           100 * e->per_user, per_user, per_user);
+  if (isfinite(ttft))
+    g_string_append_printf(s, "  margin: %s TTFT %.2g%% under the SLO's %.4g s, within the model's held-out error on "
+                              "it (%.2g%%); with it as headroom: plan.max_ttft %.3g s (aifsim plan --max-ttft '%.3g s')\n",
+                           percentile_names[opt->percentile],
+                           100 * (opt->max_ttft / (ttft_at(p, opt->percentile) / 1e3) - 1), opt->max_ttft,
+                           100 * e->ttft, ttft, ttft);
+}
+
 static char *table(const Summary *sum, const SummaryOptions *opt)
 {
   GString *s = g_string_new(NULL);
@@ -218,6 +255,7 @@ static char *table(const Summary *sum, const SummaryOptions *opt)
                            ttft_at(p, opt->percentile) / 1e3);
     floor_text(s, p);
     held_out_text(s, opt->held_out, ss->name, p);
+    margin_text(s, opt, ss->name, p);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];
       if (!top->len) {
@@ -288,8 +326,9 @@ static void emit_json(GString *s, const char *system, const char *mode, guint ra
 
 /* Each pick's held-out error (held_out_text), as JSON: rows and the median errors as fractions
  * (null where the rows have none), or rows 0 where no measured row exists. */
-static void held_out_json(const Summary *sum, const HeldOut *h, GString *s)
+static void held_out_json(const Summary *sum, const SummaryOptions *opt, GString *s)
 {
+  const HeldOut *h = opt->held_out;
   g_string_append(s, ",\n  \"held_out\": [");
   guint listed = 0;
   for (guint k = 0; k < sum->systems->len; k++) {
@@ -306,6 +345,13 @@ static void held_out_json(const Summary *sum, const HeldOut *h, GString *s)
     const double v[] = { e ? e->throughput : NAN, e ? e->per_user : NAN, e ? e->ttft : NAN };
     for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
       g_string_append_printf(s, isfinite(v[i]) ? ", \"%s\": %.4g" : ", \"%s\": null", names[i], v[i]);
+    /* the limits that leave the error as headroom where the pick is within it of the SLO's */
+    double limits[2] = { NAN, NAN };
+    if (e)
+      headroom(opt, e, ss->pick, &limits[0], &limits[1]);
+    static const char *const limit_names[] = { "headroom_min_tok_s_per_user", "headroom_max_ttft_s" };
+    for (gsize i = 0; i < G_N_ELEMENTS(limits); i++)
+      g_string_append_printf(s, isfinite(limits[i]) ? ", \"%s\": %.4g" : ", \"%s\": null", limit_names[i], limits[i]);
     g_string_append_c(s, '}');
   }
   g_string_append(s, listed ? "\n  ]" : "]");
@@ -335,7 +381,7 @@ char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat 
   emit_all(sum, s, emit_json);
   g_string_append(s, "\n  ]");
   if (opt->held_out)
-    held_out_json(sum, opt->held_out, s);
+    held_out_json(sum, opt, s);
   g_string_append(s, "\n}\n");
   return g_string_free(s, FALSE);
 }

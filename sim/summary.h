@@ -22,6 +22,11 @@ typedef struct {
   Percentile percentile;   /* the TTFT shown: the SLO's percentile */
   const HeldOut *held_out; /* the profile's error on measured rows it was not fitted on, quoted
                             * beside each pick (held_out.h); NULL: not known (a profile of the user's) */
+  /* The SLO's limits (0: none), to tell the planner when a pick clears one by less than that
+   * error: a pick on the SLO's edge may not hold as served. max_ttft is 0 for a mixed demand,
+   * whose classes have limits of their own. */
+  double min_tok_s_per_user;
+  double max_ttft;         /* s, at the percentile above */
 } SummaryOptions;
 
 /* Rows are added one at a time; the summary keeps copies of the few it shows (the picks and the

@@ -213,6 +213,7 @@ START_TEST(pick_quotes_held_out_error)
     ResultRow *r = row(rows, systems[k], 60, 1000, OUTCOME_OK);
     r->mode = g_strdup("aggregated");
     r->config = g_strdup("agg 1x tp1");
+    r->ttft_p90_ms = 1800;
     summary_add(sum, r);
   }
   SummaryOptions o = { .slo = "p90 TTFT <= 2 s", .budget_w = 1e8, .percentile = PCT_P90, .held_out = h };
@@ -222,12 +223,36 @@ START_TEST(pick_quotes_held_out_error)
   ck_assert_msg(strstr(table, "  measured: no t aggregated row to check the model against"), "%s", table);
   g_autofree char *json = summary_text(sum, &o, SUMMARY_JSON);
   ck_assert_msg(strstr(json, "{\"system\": \"s\", \"mode\": \"aggregated\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
-                             "0.095, \"tok_s_per_user_error\": 0.12, \"ttft_error\": 0.3}"), "%s", json);
+                             "0.095, \"tok_s_per_user_error\": 0.12, \"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": null, "
+                             "\"headroom_max_ttft_s\": null}"), "%s", json);
   ck_assert_msg(strstr(json, "{\"system\": \"t\", \"mode\": \"aggregated\", \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
                 "%s", json);
+  ck_assert_ptr_null(strstr(table, "margin:")); /* no limits given */
+  /* s's pick at 60 tok/s per user clears 55 by 9.1%, within its held-out 12%: the headroom limit is
+   * 55 x 1.12 = 61.6; its p90 TTFT, 1.8 s, is 11% under 2 s, within 30%: 2 / 1.3 = 1.54 s. 50 tok/s
+   * per user (20% under the pick) and 3 s (67%) leave more than the error: nothing said. t has no
+   * held-out rows: nothing said either (its figures are flagged as extrapolation above). */
+  o.min_tok_s_per_user = 55, o.max_ttft = 2;
+  g_autofree char *edge = summary_text(sum, &o, SUMMARY_TABLE);
+  ck_assert_msg(strstr(edge, "  margin: 9.1% over the SLO's 55 tok/s per user, within the model's held-out error on it "
+                             "(12%); with it as headroom: plan.min_tok_s_per_user 61.6"), "%s", edge);
+  ck_assert_msg(strstr(edge, "  margin: p90 TTFT 11% under the SLO's 2 s, within the model's held-out error on it (30%); "
+                             "with it as headroom: plan.max_ttft 1.54 s"), "%s", edge);
+  guint lines = 0;
+  for (const char *m = strstr(edge, "margin:"); m; m = strstr(m + 1, "margin:"))
+    lines++;
+  ck_assert_uint_eq(lines, 2); /* s's two, none for t */
+  g_autofree char *edge_json = summary_text(sum, &o, SUMMARY_JSON);
+  ck_assert_msg(strstr(edge_json, "\"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": 61.6, \"headroom_max_ttft_s\": 1.538}"),
+                "%s", edge_json);
+  o.min_tok_s_per_user = 50, o.max_ttft = 3;
+  g_autofree char *room = summary_text(sum, &o, SUMMARY_TABLE);
+  ck_assert_msg(!strstr(room, "margin:"), "%s", room);
   o.held_out = NULL; /* a profile of the user's: nothing quoted */
+  o.min_tok_s_per_user = 55, o.max_ttft = 2;
   g_autofree char *plain = summary_text(sum, &o, SUMMARY_TABLE);
   ck_assert_ptr_null(strstr(plain, "measured:"));
+  ck_assert_ptr_null(strstr(plain, "margin:"));
   free_rows(rows);
 
   const char *const bad[][2] = {

@@ -71,7 +71,9 @@ void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat f
   const PlanParams *pl = &first.p.plan;
   g_autofree char *slo = slo_describe_mix(pl, first.p.workload.mix);
   SummaryOptions o = { .slo = slo, .budget_w = first.p.factory.power_budget,
-                       .percentile = pl->percentile, .held_out = rs->held_out };
+                       .percentile = pl->percentile, .held_out = rs->held_out,
+                       .min_tok_s_per_user = pl->min_tok_s_per_user,
+                       .max_ttft = first.p.workload.mix ? 0 : pl->max_ttft };
   g_autofree char *text = summary_text(rep->summary, &o, format);
   fputs(text, stdout);
   if (format == SUMMARY_TABLE)
