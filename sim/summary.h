@@ -4,8 +4,10 @@
  * annotates: frontier_best) and the factory it makes; then, aggregated and disaggregated side by
  * side, the top N ok points of each mode, each with its full configuration, tokens/s per GPU,
  * tokens/s per user, TTFT, tokens/s per MW, racks and $/Mtok; and the count of every outcome.
- * "ok" means the point meets the scenario's SLO (slo.h), so nothing here breaks it. As a table, CSV
- * or JSON. */
+ * "ok" means the point meets the scenario's SLO (slo.h), so nothing here breaks it. Beside each
+ * pick, the model's error on held-out measured rows of its system and mode, and where the pick
+ * clears an SLO limit by less than that error, the limit that would leave it as headroom (the
+ * TTFT error is the median's, applied to the SLO's percentile). As a table, CSV or JSON. */
 #ifndef AIF_SUMMARY_H
 #define AIF_SUMMARY_H
 
