@@ -99,8 +99,9 @@ static void rates(const Engine *e, double clock, Rates *r)
    * and measured board power says so (docs/validation.md, "Two layers") */
   r->full = system_peak_flops(e->sys, cw) * large_gemm_fraction(a, cw) * stack_large_share(on, cw) * kc;
   r->full_dense = system_peak_flops(e->sys, cd) * large_gemm_fraction(a, cd) * stack_large_share(on, cd) * kc;
-  r->peak_attn = e->sys->flops_bf16 * a->attention_efficiency * on->attention * kc;
-  r->peak_attn_decode = fp8_mla_decode(e) ? e->sys->flops_fp8 * a->attention_efficiency * on->attention * kc : r->peak_attn;
+  double attn = a->attention_efficiency * on->attention * kc; /* of the tensor cores' peak */
+  r->peak_attn = e->sys->flops_bf16 * attn;
+  r->peak_attn_decode = (fp8_mla_decode(e) ? e->sys->flops_fp8 : e->sys->flops_bf16) * attn;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * on->memory * k * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */

@@ -198,19 +198,26 @@ static void held_out_text(GString *s, const HeldOut *h, const char *system, cons
   g_string_append(s, " (any model; docs/validation.md)\n");
 }
 
-/* The SLO limits that would leave the model's held-out error E as headroom for pick P, where P
- * clears the SLO's limit by less than that error on the same figure (NAN where it clears it by
- * more, or the SLO or the error does not say): tokens/s per user and TTFT in s at the SLO's
- * percentile. The measured figure of such a pick could as well lie on the other side. */
-static void headroom(const SummaryOptions *opt, const HeldOutError *e, const ResultRow *p, double *per_user,
-                     double *ttft)
+/* How far a pick clears one SLO limit (a fraction: over the tok/s-per-user floor, under the TTFT
+ * limit; NAN where the SLO sets none), and the limit that would leave the model's held-out error
+ * on that figure as headroom, where the pick clears it by less than that error (else NAN): the
+ * measured figure of such a pick could as well lie on the other side. */
+typedef struct {
+  double margin, limit;
+} Headroom;
+
+/* Both for pick P with held-out errors E: tokens/s per user, and TTFT in s at the SLO's percentile. */
+static void headroom(const SummaryOptions *opt, const HeldOutError *e, const ResultRow *p, Headroom *per_user,
+                     Headroom *ttft)
 {
-  double over = opt->min_tok_s_per_user > 0 ? p->tok_s_per_user / opt->min_tok_s_per_user - 1 : NAN;
-  *per_user = isfinite(over) && isfinite(e->per_user) && over < e->per_user ? opt->min_tok_s_per_user * (1 + e->per_user)
-                                                                           : NAN;
+  per_user->margin = opt->min_tok_s_per_user > 0 ? p->tok_s_per_user / opt->min_tok_s_per_user - 1 : NAN;
+  per_user->limit = isfinite(per_user->margin) && isfinite(e->per_user) && per_user->margin < e->per_user
+                      ? opt->min_tok_s_per_user * (1 + e->per_user)
+                      : NAN;
   double t = ttft_at(p, opt->percentile) / 1e3;
-  double under = opt->max_ttft > 0 && t > 0 ? opt->max_ttft / t - 1 : NAN;
-  *ttft = isfinite(under) && isfinite(e->ttft) && under < e->ttft ? opt->max_ttft / (1 + e->ttft) : NAN;
+  ttft->margin = opt->max_ttft > 0 && t > 0 ? opt->max_ttft / t - 1 : NAN;
+  ttft->limit = isfinite(ttft->margin) && isfinite(e->ttft) && ttft->margin < e->ttft ? opt->max_ttft / (1 + e->ttft)
+                                                                                       : NAN;
 }
 
 /* "  margin: ..." for each limit the pick clears by less than the model's error (headroom()). */
@@ -219,20 +226,19 @@ static void margin_text(GString *s, const SummaryOptions *opt, const char *syste
   const HeldOutError *e = opt->held_out && p->mode ? held_out_find(opt->held_out, system, p->mode) : NULL;
   if (!e)
     return;
-  double per_user, ttft;
+  Headroom per_user, ttft;
   headroom(opt, e, p, &per_user, &ttft);
-  if (isfinite(per_user))
+  if (isfinite(per_user.limit))
     g_string_append_printf(s, "  margin: %.2g%% over the SLO's %.4g tok/s per user, within the model's held-out error "
                               "on it (%.2g%%); with it as headroom: plan.min_tok_s_per_user %.3g (aifsim plan "
                               "--min-tok-s-per-user %.3g)\n",
-                           100 * (p->tok_s_per_user / opt->min_tok_s_per_user - 1), opt->min_tok_s_per_user,
-                           100 * e->per_user, per_user, per_user);
-  if (isfinite(ttft))
+                           100 * per_user.margin, opt->min_tok_s_per_user, 100 * e->per_user, per_user.limit,
+                           per_user.limit);
+  if (isfinite(ttft.limit))
     g_string_append_printf(s, "  margin: %s TTFT %.2g%% under the SLO's %.4g s, within the model's held-out error on "
                               "it (%.2g%%); with it as headroom: plan.max_ttft %.3g s (aifsim plan --max-ttft '%.3g s')\n",
-                           percentile_names[opt->percentile],
-                           100 * (opt->max_ttft / (ttft_at(p, opt->percentile) / 1e3) - 1), opt->max_ttft,
-                           100 * e->ttft, ttft, ttft);
+                           percentile_names[opt->percentile], 100 * ttft.margin, opt->max_ttft, 100 * e->ttft,
+                           ttft.limit, ttft.limit);
 }
 
 static char *table(const Summary *sum, const SummaryOptions *opt)
@@ -346,9 +352,10 @@ static void held_out_json(const Summary *sum, const SummaryOptions *opt, GString
     for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
       g_string_append_printf(s, isfinite(v[i]) ? ", \"%s\": %.4g" : ", \"%s\": null", names[i], v[i]);
     /* the limits that leave the error as headroom where the pick is within it of the SLO's */
-    double limits[2] = { NAN, NAN };
+    Headroom per_user = { NAN, NAN }, ttft = { NAN, NAN };
     if (e)
-      headroom(opt, e, ss->pick, &limits[0], &limits[1]);
+      headroom(opt, e, ss->pick, &per_user, &ttft);
+    const double limits[] = { per_user.limit, ttft.limit };
     static const char *const limit_names[] = { "headroom_min_tok_s_per_user", "headroom_max_ttft_s" };
     for (gsize i = 0; i < G_N_ELEMENTS(limits); i++)
       g_string_append_printf(s, isfinite(limits[i]) ? ", \"%s\": %.4g" : ", \"%s\": null", limit_names[i], limits[i]);
