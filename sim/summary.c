@@ -15,12 +15,14 @@ static const char *const modes[] = { "aggregated", "disaggregated" };
 typedef struct {
   char *name;
   ResultRow *pick;            /* owned copy, or NULL */
+  ResultRow *headroom;        /* the pick with the held-out error as headroom (summary.h): owned copy, or NULL */
   GPtrArray *top[2];          /* ResultRow * (owned copies), best first, at most Summary.top */
   gboolean swept[2];          /* whether any point of the mode was in the sweep */
 } SystemSummary;
 
 struct Summary {
   guint top;
+  SummaryOptions opt;
   GPtrArray *systems;         /* SystemSummary *, in order of first appearance */
   guint counts[OUTCOME_COUNT_];
   guint points;
@@ -46,15 +48,17 @@ static void system_free(gpointer p)
   SystemSummary *s = p;
   g_free(s->name);
   row_free(s->pick);
+  row_free(s->headroom);
   for (int m = 0; m < 2; m++)
     g_ptr_array_unref(s->top[m]);
   g_free(s);
 }
 
-Summary *summary_new(guint top)
+Summary *summary_new(guint top, const SummaryOptions *opt)
 {
   Summary *s = g_new0(Summary, 1);
   s->top = MAX(top, 1);
+  s->opt = *opt;
   s->systems = g_ptr_array_new_with_free_func(system_free);
   return s;
 }
@@ -83,6 +87,7 @@ static SystemSummary *system_of(Summary *s, const char *name)
 }
 
 static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b);
+static gboolean clears_with_headroom(const SummaryOptions *opt, const ResultRow *r);
 
 void summary_add(Summary *s, const ResultRow *r)
 {
@@ -96,6 +101,10 @@ void summary_add(Summary *s, const ResultRow *r)
   if (frontier_better(r, ss->pick, &y)) {
     row_free(ss->pick);
     ss->pick = row_copy(r);
+  }
+  if (frontier_better(r, ss->headroom, &y) && clears_with_headroom(&s->opt, r)) {
+    row_free(ss->headroom);
+    ss->headroom = row_copy(r);
   }
   if (r->status != OUTCOME_OK || !isfinite(r->tok_s_per_mw))
     return;
@@ -112,6 +121,10 @@ void summary_add(Summary *s, const ResultRow *r)
 guint summary_n_systems(const Summary *s) { return s->systems->len; }
 const char *summary_system(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->name; }
 const ResultRow *summary_pick(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->pick; }
+const ResultRow *summary_headroom_pick(const Summary *s, guint i)
+{
+  return ((SystemSummary *)s->systems->pdata[i])->headroom;
+}
 
 static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b)
 {
@@ -220,12 +233,27 @@ static void headroom(const SummaryOptions *opt, const HeldOutError *e, const Res
                                                                                        : NAN;
 }
 
+/* Whether R clears the SLO's limits with the model's held-out error on its system and mode as
+ * headroom (summary.h): tokens/s per user by its error over the floor, TTFT at the SLO's percentile
+ * by its error under the limit; a figure without an error keeps the SLO's limit. FALSE where no
+ * measured row of R's system and mode exists. */
+static gboolean clears_with_headroom(const SummaryOptions *opt, const ResultRow *r)
+{
+  const HeldOutError *e = opt->held_out && r->mode ? held_out_find(opt->held_out, r->system, r->mode) : NULL;
+  if (!e)
+    return FALSE;
+  double per_user = isfinite(e->per_user) ? e->per_user : 0, ttft = isfinite(e->ttft) ? e->ttft : 0;
+  if (opt->min_tok_s_per_user > 0 && !(r->tok_s_per_user >= opt->min_tok_s_per_user * (1 + per_user)))
+    return FALSE;
+  return !(opt->max_ttft > 0) || ttft_at(r, opt->percentile) / 1e3 <= opt->max_ttft / (1 + ttft);
+}
+
 /* "  margin: ..." for each limit the pick clears by less than the model's error (headroom()). */
-static void margin_text(GString *s, const SummaryOptions *opt, const char *system, const ResultRow *p)
+static gboolean margin_text(GString *s, const SummaryOptions *opt, const char *system, const ResultRow *p)
 {
   const HeldOutError *e = opt->held_out && p->mode ? held_out_find(opt->held_out, system, p->mode) : NULL;
   if (!e)
-    return;
+    return FALSE;
   Headroom per_user, ttft;
   headroom(opt, e, p, &per_user, &ttft);
   if (isfinite(per_user.limit))
@@ -239,10 +267,25 @@ static void margin_text(GString *s, const SummaryOptions *opt, const char *syste
                               "it (%.2g%%); with it as headroom: plan.max_ttft %.3g s (aifsim plan --max-ttft '%.3g s')\n",
                            percentile_names[opt->percentile], 100 * ttft.margin, opt->max_ttft, 100 * e->ttft,
                            ttft.limit, ttft.limit);
+  return isfinite(per_user.limit) || isfinite(ttft.limit);
 }
 
-static char *table(const Summary *sum, const SummaryOptions *opt)
+/* The pick with the margins above as headroom (H, NULL: none), after the pick P's margin lines. */
+static void headroom_pick_text(GString *s, const SummaryOptions *opt, const ResultRow *p, const ResultRow *h)
 {
+  if (!h) {
+    g_string_append(s, "  with that headroom: no point meets the SLO\n");
+    return;
+  }
+  g_string_append_printf(s, "  with that headroom: %s\n  %.0f racks: %.0f tok/s per MW (%.3g%% of the pick's), %.1f tok/s "
+                            "per user, %s TTFT %.3g s\n",
+                         h->config, h->racks, h->tok_s_per_mw, 100 * h->tok_s_per_mw / p->tok_s_per_mw,
+                         h->tok_s_per_user, percentile_names[opt->percentile], ttft_at(h, opt->percentile) / 1e3);
+}
+
+static char *table(const Summary *sum)
+{
+  const SummaryOptions *opt = &sum->opt;
   GString *s = g_string_new(NULL);
   g_autofree char *counts = counts_text(sum);
   g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
@@ -261,7 +304,8 @@ static char *table(const Summary *sum, const SummaryOptions *opt)
                            ttft_at(p, opt->percentile) / 1e3);
     floor_text(s, p);
     held_out_text(s, opt->held_out, ss->name, p);
-    margin_text(s, opt, ss->name, p);
+    if (margin_text(s, opt, ss->name, p))
+      headroom_pick_text(s, opt, p, ss->headroom);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];
       if (!top->len) {
@@ -331,9 +375,11 @@ static void emit_json(GString *s, const char *system, const char *mode, guint ra
 }
 
 /* Each pick's held-out error (held_out_text), as JSON: rows and the median errors as fractions
- * (null where the rows have none), or rows 0 where no measured row exists. */
-static void held_out_json(const Summary *sum, const SummaryOptions *opt, GString *s)
+ * (null where the rows have none), or rows 0 where no measured row exists; the limits that leave
+ * the error as headroom, and the pick they make (summary.h; null: none). */
+static void held_out_json(const Summary *sum, GString *s)
 {
+  const SummaryOptions *opt = &sum->opt;
   const HeldOut *h = opt->held_out;
   g_string_append(s, ",\n  \"held_out\": [");
   guint listed = 0;
@@ -359,15 +405,30 @@ static void held_out_json(const Summary *sum, const SummaryOptions *opt, GString
     static const char *const limit_names[] = { "headroom_min_tok_s_per_user", "headroom_max_ttft_s" };
     for (gsize i = 0; i < G_N_ELEMENTS(limits); i++)
       g_string_append_printf(s, isfinite(limits[i]) ? ", \"%s\": %.4g" : ", \"%s\": null", limit_names[i], limits[i]);
+    const ResultRow *hp = ss->headroom;
+    if (hp) {
+      g_string_append_printf(s, ", \"headroom_pick\": {\"point\": %" G_GSIZE_FORMAT ", \"mode\": ", hp->point);
+      results_json_string(s, hp->mode);
+      g_string_append(s, ", \"config\": ");
+      results_json_string(s, hp->config);
+      static const char *const pick_names[] = { "tok_s_per_mw", "tok_s_per_user", "ttft_s", "racks" };
+      const double pv[] = { hp->tok_s_per_mw, hp->tok_s_per_user, ttft_at(hp, opt->percentile) / 1e3, hp->racks };
+      for (gsize i = 0; i < G_N_ELEMENTS(pv); i++)
+        g_string_append_printf(s, isfinite(pv[i]) ? ", \"%s\": %.6g" : ", \"%s\": null", pick_names[i], pv[i]);
+      g_string_append_c(s, '}');
+    } else {
+      g_string_append(s, ", \"headroom_pick\": null");
+    }
     g_string_append_c(s, '}');
   }
   g_string_append(s, listed ? "\n  ]" : "]");
 }
 
-char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat format)
+char *summary_text(const Summary *sum, SummaryFormat format)
 {
+  const SummaryOptions *opt = &sum->opt;
   if (format == SUMMARY_TABLE)
-    return table(sum, opt);
+    return table(sum);
   GString *s = g_string_new(NULL);
   if (format == SUMMARY_CSV) {
     g_string_append(s, "system,mode,rank,point,config");
@@ -388,7 +449,7 @@ char *summary_text(const Summary *sum, const SummaryOptions *opt, SummaryFormat 
   emit_all(sum, s, emit_json);
   g_string_append(s, "\n  ]");
   if (opt->held_out)
-    held_out_json(sum, opt, s);
+    held_out_json(sum, s);
   g_string_append(s, "\n}\n");
   return g_string_free(s, FALSE);
 }

@@ -7,7 +7,10 @@
  * "ok" means the point meets the scenario's SLO (slo.h), so nothing here breaks it. Beside each
  * pick, the model's error on held-out measured rows of its system and mode, and where the pick
  * clears an SLO limit by less than that error, the limit that would leave it as headroom (the
- * TTFT error is the median's, applied to the SLO's percentile). As a table, CSV or JSON. */
+ * TTFT error is the median's, applied to the SLO's percentile), and the pick that limit makes: the
+ * ok point with the most tokens/s per MW that clears every limit by its system and mode's error
+ * (a figure with no held-out error keeps the SLO's own limit; a system and mode without measured
+ * rows has no such pick: nothing says how far its figures may be off). As a table, CSV or JSON. */
 #ifndef AIF_SUMMARY_H
 #define AIF_SUMMARY_H
 
@@ -32,19 +35,23 @@ typedef struct {
 } SummaryOptions;
 
 /* Rows are added one at a time; the summary keeps copies of the few it shows (the picks and the
- * top TOP per system and mode) and counts the rest: its memory does not grow with the table. */
+ * top TOP per system and mode) and counts the rest: its memory does not grow with the table. OPT
+ * is copied; its text and held-out table are borrowed and must outlive the summary. */
 typedef struct Summary Summary;
-Summary *summary_new(guint top);
+Summary *summary_new(guint top, const SummaryOptions *opt);
 void summary_add(Summary *s, const ResultRow *r);
 void summary_free(Summary *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Summary, summary_free)
 
 /* The summary in FORMAT, newly allocated. */
-char *summary_text(const Summary *s, const SummaryOptions *opt, SummaryFormat format);
+char *summary_text(const Summary *s, SummaryFormat format);
 /* The systems, in order of first appearance, and each one's pick (frontier_better over tokens/s
  * per MW; NULL where none of its points meets the SLO). */
 guint summary_n_systems(const Summary *s);
 const char *summary_system(const Summary *s, guint i);
 const ResultRow *summary_pick(const Summary *s, guint i);
+/* System I's pick with the model's held-out error as headroom on the SLO's limits (above); NULL where
+ * no point clears them so or no held-out error is known for any of its points. */
+const ResultRow *summary_headroom_pick(const Summary *s, guint i);
 
 #endif

@@ -336,6 +336,31 @@ for system, r in picks.items():
     row = next(x for x in rows if x["point"] == r["point"])
     assert row["status"] == "ok" and float(row["ttft_p90_ms"]) <= 2000 and float(row["tok_s_per_user"]) >= 50
 PY
+python3 - "$out/both" "$SRC/calibration/profiles/held-out/errors.csv" <<'PY' && ok || fail "plan.csv's headroom pick clears the SLO by the held-out error of its system and mode"
+import csv, sys
+d = sys.argv[1]
+err = {(e["system"], e["mode"]): e for e in csv.DictReader(open(sys.argv[2]))}
+rows = {r["point"]: r for r in csv.DictReader(open(d + "/results.csv"))}
+picks = list(csv.DictReader(open(d + "/plan.csv")))
+assert any(p["headroom_point"] and p["headroom_point"] != p["point"] for p in picks), picks  # some pick is on the edge
+for p in picks:
+    if not p["headroom_point"]:
+        continue
+    h = rows[p["headroom_point"]]
+    e = err[(h["system"], h["mode"])]
+    pu = float(e["tok_s_per_user"] or 0)
+    tt = float(e["ttft_ms"] or 0)
+    assert h["status"] == "ok" and float(h["tok_s_per_mw"]) <= float(p["tok_s_per_mw"]), (p, h)
+    assert float(h["tok_s_per_user"]) >= 50 * (1 + pu) and float(h["ttft_p90_ms"]) <= 2000 / (1 + tt), (p, h, e)
+    # and no ok point of the system that clears the same limits makes more per MW
+    for r in rows.values():
+        if r["system"] != h["system"] or r["status"] != "ok" or (r["system"], r["mode"]) not in err:
+            continue
+        f = err[(r["system"], r["mode"])]
+        if float(r["tok_s_per_user"]) >= 50 * (1 + float(f["tok_s_per_user"] or 0)) and \
+           float(r["ttft_p90_ms"]) <= 2000 / (1 + float(f["ttft_ms"] or 0)):
+            assert float(r["tok_s_per_mw"]) <= float(h["tok_s_per_mw"]), (r, h)
+PY
 expect_rc 2 "plan with an unknown format" "$AIFSIM" plan -o "$out/both" --format yaml
 expect_err "--format expects one of table, csv, json, got 'yaml'" "plan names its formats"
 expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan3" --max-ttft fast

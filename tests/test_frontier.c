@@ -190,6 +190,15 @@ static char *write_file(const char *text)
   return path;
 }
 
+/* The summary of ROWS under O, in FORMAT: newly allocated. */
+static char *summary_of(GPtrArray *rows, const SummaryOptions *o, SummaryFormat format)
+{
+  g_autoptr(Summary) sum = summary_new(1, o);
+  for (guint i = 0; i < rows->len; i++)
+    summary_add(sum, rows->pdata[i]);
+  return summary_text(sum, format);
+}
+
 /* The summary quotes, beside each pick, the held-out error of its system and mode (held_out.h):
  * system s aggregated has 12 measured rows at 9.5% / 12% / 30%, and no TTFT for its disaggregated
  * rows; t has none, so its pick's figures are flagged as the model's extrapolation. The table says
@@ -206,7 +215,6 @@ START_TEST(pick_quotes_held_out_error)
   ck_assert(e && e->rows == 4 && isnan(e->ttft));
   ck_assert_ptr_null(held_out_find(h, "t", "aggregated"));
 
-  g_autoptr(Summary) sum = summary_new(1);
   GPtrArray *rows = g_ptr_array_new();
   const char *const systems[] = { "s", "t" };
   for (int k = 0; k < 2; k++) {
@@ -214,26 +222,27 @@ START_TEST(pick_quotes_held_out_error)
     r->mode = g_strdup("aggregated");
     r->config = g_strdup("agg 1x tp1");
     r->ttft_p90_ms = 1800;
-    summary_add(sum, r);
   }
   SummaryOptions o = { .slo = "p90 TTFT <= 2 s", .budget_w = 1e8, .percentile = PCT_P90, .held_out = h };
-  g_autofree char *table = summary_text(sum, &o, SUMMARY_TABLE);
+  g_autofree char *table = summary_of(rows, &o, SUMMARY_TABLE);
   ck_assert_msg(strstr(table, "  measured: 12 s aggregated rows, predicted by fits that did not see them: median error "
                               "9.5% tok/s per GPU, 12% tok/s per user, 30% TTFT"), "%s", table);
   ck_assert_msg(strstr(table, "  measured: no t aggregated row to check the model against"), "%s", table);
-  g_autofree char *json = summary_text(sum, &o, SUMMARY_JSON);
+  g_autofree char *json = summary_of(rows, &o, SUMMARY_JSON);
   ck_assert_msg(strstr(json, "{\"system\": \"s\", \"mode\": \"aggregated\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
                              "0.095, \"tok_s_per_user_error\": 0.12, \"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": null, "
-                             "\"headroom_max_ttft_s\": null}"), "%s", json);
+                             "\"headroom_max_ttft_s\": null, \"headroom_pick\": {\"point\": 0, \"mode\": \"aggregated\""),
+                "%s", json);
   ck_assert_msg(strstr(json, "{\"system\": \"t\", \"mode\": \"aggregated\", \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
                 "%s", json);
+  ck_assert_msg(strstr(json, "\"headroom_max_ttft_s\": null, \"headroom_pick\": null}"), "%s", json); /* t's */
   ck_assert_ptr_null(strstr(table, "margin:")); /* no limits given */
   /* s's pick at 60 tok/s per user clears 55 by 9.1%, within its held-out 12%: the headroom limit is
    * 55 x 1.12 = 61.6; its p90 TTFT, 1.8 s, is 11% under 2 s, within 30%: 2 / 1.3 = 1.54 s. 50 tok/s
    * per user (20% under the pick) and 3 s (67%) leave more than the error: nothing said. t has no
    * held-out rows: nothing said either (its figures are flagged as extrapolation above). */
   o.min_tok_s_per_user = 55, o.max_ttft = 2;
-  g_autofree char *edge = summary_text(sum, &o, SUMMARY_TABLE);
+  g_autofree char *edge = summary_of(rows, &o, SUMMARY_TABLE);
   ck_assert_msg(strstr(edge, "  margin: 9.1% over the SLO's 55 tok/s per user, within the model's held-out error on it "
                              "(12%); with it as headroom: plan.min_tok_s_per_user 61.6"), "%s", edge);
   ck_assert_msg(strstr(edge, "  margin: p90 TTFT 11% under the SLO's 2 s, within the model's held-out error on it (30%); "
@@ -242,15 +251,45 @@ START_TEST(pick_quotes_held_out_error)
   for (const char *m = strstr(edge, "margin:"); m; m = strstr(m + 1, "margin:"))
     lines++;
   ck_assert_uint_eq(lines, 2); /* s's two, none for t */
-  g_autofree char *edge_json = summary_text(sum, &o, SUMMARY_JSON);
-  ck_assert_msg(strstr(edge_json, "\"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": 61.6, \"headroom_max_ttft_s\": 1.538}"),
+  /* no other point of s clears 61.6 tok/s per user and 1.54 s */
+  ck_assert_msg(strstr(edge, "  with that headroom: no point meets the SLO\n"), "%s", edge);
+  g_autofree char *edge_json = summary_of(rows, &o, SUMMARY_JSON);
+  ck_assert_msg(strstr(edge_json, "\"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": 61.6, \"headroom_max_ttft_s\": 1.538, "
+                                  "\"headroom_pick\": null}"),
                 "%s", edge_json);
+  /* The pick those limits make, among four more points of s (tok/s per MW, tok/s per user, p90 TTFT):
+   * aggregated 800, 80, 1.7 s: over 1.54 s, out; aggregated 600, 70, 1.2 s: in; disaggregated (10%
+   * per user, no TTFT error: the SLO's own 2 s) 900, 60, 1.0 s: under 55 x 1.1 = 60.5, out; 700, 61,
+   * 1.9 s: in, and the best: 700 / 1,000 = 70% of the pick's. */
+  const struct { const char *mode, *config; double mw, user, ttft_ms; } more[] = {
+    { "aggregated", "agg 1x tp2", 800, 80, 1700 },
+    { "aggregated", "agg 1x tp4", 600, 70, 1200 },
+    { "disaggregated", "disagg 1p tp2 / 1d tp2", 900, 60, 1000 },
+    { "disaggregated", "disagg 1p tp2 / 1d tp4", 700, 61, 1900 },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS(more); k++) {
+    ResultRow *r = row(rows, "s", more[k].user, more[k].mw, OUTCOME_OK);
+    r->mode = g_strdup(more[k].mode);
+    r->config = g_strdup(more[k].config);
+    r->ttft_p90_ms = more[k].ttft_ms;
+    r->racks = 2;
+  }
+  g_autofree char *robust = summary_of(rows, &o, SUMMARY_TABLE);
+  ck_assert_msg(strstr(robust, "  pick: agg 1x tp1\n"), "%s", robust);
+  ck_assert_msg(strstr(robust, "  with that headroom: disagg 1p tp2 / 1d tp4\n  2 racks: 700 tok/s per MW (70% of the "
+                               "pick's), 61.0 tok/s per user, p90 TTFT 1.9 s\n"),
+                "%s", robust);
+  g_autofree char *robust_json = summary_of(rows, &o, SUMMARY_JSON);
+  ck_assert_msg(strstr(robust_json, "\"headroom_pick\": {\"point\": 5, \"mode\": \"disaggregated\", \"config\": "
+                                    "\"disagg 1p tp2 / 1d tp4\", \"tok_s_per_mw\": 700, \"tok_s_per_user\": 61, "
+                                    "\"ttft_s\": 1.9, \"racks\": 2}"),
+                "%s", robust_json);
   o.min_tok_s_per_user = 50, o.max_ttft = 3;
-  g_autofree char *room = summary_text(sum, &o, SUMMARY_TABLE);
-  ck_assert_msg(!strstr(room, "margin:"), "%s", room);
+  g_autofree char *room = summary_of(rows, &o, SUMMARY_TABLE);
+  ck_assert_msg(!strstr(room, "margin:") && !strstr(room, "with that headroom"), "%s", room);
   o.held_out = NULL; /* a profile of the user's: nothing quoted */
   o.min_tok_s_per_user = 55, o.max_ttft = 2;
-  g_autofree char *plain = summary_text(sum, &o, SUMMARY_TABLE);
+  g_autofree char *plain = summary_of(rows, &o, SUMMARY_TABLE);
   ck_assert_ptr_null(strstr(plain, "measured:"));
   ck_assert_ptr_null(strstr(plain, "margin:"));
   free_rows(rows);

@@ -17,20 +17,29 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* One row per system: its pick, and beside it the pick with the model's held-out error as headroom
+ * on the SLO's limits (summary.h; empty where there is none). */
 static char *plan_csv(const Summary *sum)
 {
   GString *out = g_string_new("system,config,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
-                              "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point\n");
+                              "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point,"
+                              "headroom_config,headroom_tok_s_per_user,headroom_tok_s_per_mw,headroom_racks,"
+                              "headroom_point\n");
   for (guint i = 0; i < summary_n_systems(sum); i++) {
-    const ResultRow *r = summary_pick(sum, i);
+    const ResultRow *r = summary_pick(sum, i), *h = summary_headroom_pick(sum, i);
     if (!r) {
-      g_string_append_printf(out, "%s,,,,,,,,,,,,,\n", summary_system(sum, i));
+      g_string_append_printf(out, "%s,,,,,,,,,,,,,,,,,,\n", summary_system(sum, i));
       continue;
     }
-    g_string_append_printf(out, "%s,\"%s\",%.6g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%" G_GSIZE_FORMAT "\n",
+    g_string_append_printf(out, "%s,\"%s\",%.6g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%" G_GSIZE_FORMAT,
                            r->system, r->config, r->tok_s_per_user, r->ttft_p50_ms, r->racks, r->gpus, r->facility_mw,
                            r->it_mw, r->out_tok_s_per_gpu * r->gpus, r->tok_s_per_mw,
                            r->optics_w_per_gpu * r->gpus / 1e6, r->usd_per_mtok, r->joules_per_token, r->point);
+    if (h)
+      g_string_append_printf(out, ",\"%s\",%.6g,%.6g,%.0f,%" G_GSIZE_FORMAT "\n", h->config, h->tok_s_per_user,
+                             h->tok_s_per_mw, h->racks, h->point);
+    else
+      g_string_append(out, ",,,,,\n");
   }
   return g_string_free(out, FALSE);
 }
@@ -175,7 +184,7 @@ int cmd_plan(int argc, char **argv)
     return cli_fail("plan", err);
   sweep_finish(rs.outdir);
   g_autofree char *footer = g_strdup_printf("Plan: %s; every point: %s/results.csv", csv_path, rs.outdir);
-  report_print_summary(&rs, &rep, (SummaryFormat)fmt, footer);
+  report_print_summary(&rep, (SummaryFormat)fmt, footer);
   if (size) {
     g_autofree char *sizing_path = g_build_filename(rs.outdir, "sizing.csv", NULL);
     if (!size_floors(&rs, &goal, sizing_path, a.quiet, fmt == SUMMARY_TABLE, &err))

@@ -83,6 +83,6 @@ int cmd_run(int argc, char **argv)
     return cli_fail("run", err);
   sweep_finish(rs.outdir);
   g_autofree char *footer = g_strdup_printf("Every point: %s/results.csv (columns: docs/results.md)", rs.outdir);
-  report_print_summary(&rs, &rep, (SummaryFormat)fmt, footer);
+  report_print_summary(&rep, (SummaryFormat)fmt, footer);
   return 0;
 }

@@ -64,21 +64,28 @@ static GPtrArray *sorted_keys(GHashTable *t)
   return out;
 }
 
-void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat format, const char *footer)
+void report_print_summary(const Report *rep, SummaryFormat format, const char *footer)
+{
+  g_autofree char *text = summary_text(rep->summary, format);
+  fputs(text, stdout);
+  if (format == SUMMARY_TABLE)
+    printf("\n%s\n", footer);
+}
+
+/* The summary of RS's scenario: its SLO (in words, into OUT->slo), budget, percentile and limits, the
+ * profile's held-out errors. */
+static Summary *new_summary(const RunSetup *rs, guint top, Report *out)
 {
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   const PlanParams *pl = &first.p.plan;
-  g_autofree char *slo = slo_describe_mix(pl, first.p.workload.mix);
-  SummaryOptions o = { .slo = slo, .budget_w = first.p.factory.power_budget,
+  out->slo = slo_describe_mix(pl, first.p.workload.mix);
+  SummaryOptions o = { .slo = out->slo, .budget_w = first.p.factory.power_budget,
                        .percentile = pl->percentile, .held_out = rs->held_out,
                        .min_tok_s_per_user = pl->min_tok_s_per_user,
                        .max_ttft = first.p.workload.mix ? 0 : pl->max_ttft };
-  g_autofree char *text = summary_text(rep->summary, &o, format);
-  fputs(text, stdout);
-  if (format == SUMMARY_TABLE)
-    printf("\n%s\n", footer);
   point_clear(&first);
+  return summary_new(top, &o);
 }
 
 static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Summary *sum, const FrontierAxis *x,
@@ -109,7 +116,7 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
   g_autoptr(FrontierSet) frontier = frontier_set_new(&x, &y, TRUE);
   g_autoptr(GHashTable) systems = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) models = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  Pass p = { .frontier = frontier, .summary = summary_new(opt->top), .systems = systems, .models = models };
+  Pass p = { .frontier = frontier, .summary = new_summary(rs, opt->top, out), .systems = systems, .models = models };
   out->summary = p.summary;
   if (!sweep_foreach(rs->scenario, rs->outdir, first_pass, &p, error))
     return FALSE;
@@ -144,6 +151,7 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
 void report_clear(Report *r)
 {
   g_clear_pointer(&r->summary, summary_free);
+  g_clear_pointer(&r->slo, g_free);
   g_clear_pointer(&r->system_ids, g_ptr_array_unref);
   g_clear_pointer(&r->model_ids, g_ptr_array_unref);
 }

@@ -20,6 +20,7 @@ typedef struct {
 
 typedef struct {
   Summary *summary;
+  char *slo;                         /* the SLO in words (the summary borrows it) */
   GPtrArray *system_ids, *model_ids; /* char * (owned): the catalog entries the points used */
 } Report;
 
@@ -38,8 +39,8 @@ gboolean report_series(const Point *pt, const ResultRow *row, GArray *series, gp
 /* Removes the series files of an earlier run from DIR/series (a fresh run; --resume keeps them). */
 void report_series_clear(const char *dir);
 
-/* Prints REP's summary of RS's scenario (its SLO in words, budget, percentile) in FORMAT on stdout;
- * a table ends with FOOTER. */
-void report_print_summary(const RunSetup *rs, const Report *rep, SummaryFormat format, const char *footer);
+/* Prints REP's summary (its scenario's SLO in words, budget, percentile, limits) in FORMAT on
+ * stdout; a table ends with FOOTER. */
+void report_print_summary(const Report *rep, SummaryFormat format, const char *footer);
 
 #endif
