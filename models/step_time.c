@@ -76,6 +76,18 @@ static gboolean fp8_mla_decode(const Engine *e)
          e->sys->flops_fp8 > 0 && e->prof->stack[e->stack].fp8_mla_decode;
 }
 
+/* Whether the engine's block-scaled FP8 experts run DeepGEMM, whose tile is grouped_block_tile_m:
+ * TensorRT-LLM's (its DEEPGEMM MoE backend, the one it supports for FP8 checkpoints on Blackwell;
+ * its Hopper kernel is DeepGEMM's too) and vLLM's (DeepGEMM for block-scaled FP8 MoE); SGLang's only
+ * with DeepEP: without an all-to-all backend it runs DeepSeek's FP8 experts on SM100 in FlashInfer's
+ * trtllm-gen MoE (server_args: moe_runner_backend "flashinfer_trtllm" where moe_a2a_backend is
+ * "none"), whose token tile is grouped_tile_m, and on Hopper in Triton's or DeepGEMM's, both in
+ * 64-row tiles. */
+static gboolean deepgemm_experts(const Engine *e)
+{
+  return e->stack != STACK_SGLANG || e->deepep;
+}
+
 /* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the
  * shares the stacks' kernels reach on this architecture and this stack's kernel factor. */
 static void rates(const Engine *e, double clock, Rates *r)
@@ -111,7 +123,7 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->half_m = a->gemm_half_m;
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
-  double tile = block_scaled(e, cw) ? a->grouped_block_tile_m : a->grouped_tile_m;
+  double tile = block_scaled(e, cw) && deepgemm_experts(e) ? a->grouped_block_tile_m : a->grouped_tile_m;
   r->tile_m = cw != e->precision ? MIN(tile, WEIGHT_ONLY_HALF_M) : tile;
   comm_links(e->sys, a, on, k, &r->links);
   if (e->nvlink_share > 0) /* a degraded NVLink domain: the switch trays left carry its traffic */

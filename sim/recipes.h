@@ -52,6 +52,9 @@ typedef struct {
   /* attention_dp: whether the engines ran attention data-parallel (1) or tensor-parallel (0),
    * where the row's record says otherwise; -1: as the row records it */
   int attention_dp;
+  /* moe_a2a: SGLang's --moe-a2a-backend on every engine of the row: deepep (1: DeepEP's dispatch
+   * and combine, the experts in DeepGEMM) or none (0: the MoE runner's default); -1: not set */
+  int deepep;
 } RecipeSettings;
 
 typedef struct {

@@ -139,6 +139,8 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
   }
   if (s.expert_slots >= 0 && r->decode.ep > 1)
     r->decode.expert_slots = s.expert_slots;
+  if (s.deepep >= 0)
+    r->decode.deepep = r->prefill.deepep = s.deepep == 1;
   if (!isnan(s.kv_memory_fraction))
     r->decode.kv_fraction = r->prefill.kv_fraction = s.kv_memory_fraction;
   if (!isnan(s.decode_rank_batch) && r->disaggregated) /* per decode engine from here on */

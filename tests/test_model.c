@@ -1027,10 +1027,11 @@ END_TEST
 /* The expert layers' time of one 1,024-token DeepSeek-R1 FP8 prompt on 8 GPUs of SYS (TP8, the
  * full clock, uniform routing: with the catalog's hot experts 0.04 of the 256 stay untouched at
  * 8,192 picks, which the tile arithmetic below leaves out): the grouped-GEMM tests below. */
-static double prompt_moe_time(const Catalog *c, const char *sys, const Profile *prof)
+static double prompt_moe_time(const Catalog *c, const char *sys, const Profile *prof, Stack stack, gboolean deepep)
 {
   SystemSpec full;
   Engine e = engine(c, sys, "deepseek-r1", PREC_FP8, 8, prof);
+  e.stack = stack, e.deepep = deepep;
   LlmSpec uniform = *e.model; /* a shallow copy, never cleared */
   uniform.load_cv = 0;
   e.model = &uniform;
@@ -1060,16 +1061,17 @@ START_TEST(grouped_gemm_tiles)
   double routed = 2.0 * 1024 * 8 * 44040192.0 / 8 / (1979e12 * 0.1 * 32 / 80);
   double shared = 2.0 * 1024 * 44040192.0 / 8 / (1979e12 * 0.1 * 1024 / 1088);
   ck_assert_close(58 * (routed + shared), 69.596e-3, 1e-4);
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE), 58 * (routed + shared), 1e-4);
   prof.on[ARCH_HOPPER].moe = 0.5;
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof), 58 * (2 * routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE), 58 * (2 * routed + shared), 1e-4);
   profile_clear(&prof);
 }
 END_TEST
 
 /* The shipped Blackwell tiles. Blackwell's trtllm-gen MoE kernels compute at most 64 token rows
- * per tile, as Hopper's wgmma does; its block-scaled FP8 experts run DeepGEMM, whose SM100 kernels
- * compute 128-row tiles only (profile.h). The case above on 8 B200s, DeepSeek-R1's FP8 checkpoint
+ * per tile, as Hopper's wgmma does; its block-scaled FP8 experts run DeepGEMM in TensorRT-LLM and
+ * in SGLang with DeepEP, whose SM100 kernels compute 128-row tiles only (profile.h); SGLang without
+ * DeepEP runs them in trtllm-gen (step_time.c). The case above on 8 B200s, DeepSeek-R1's FP8 checkpoint
  * (block-scaled): 32 rows per expert pad to 32 + 128 - 128/2 x 32/128 = 144, 32/144 of the rate:
  * 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 4500e12 x 0.1 x 32/144 = 0.901943 ms a layer (the
  * weights, 256 experts' eighths at 8 TB/s, 0.176 ms, read faster); the shared expert (a dense
@@ -1086,9 +1088,12 @@ START_TEST(grouped_gemm_tiles_blackwell)
   bw->grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
   bw->grouped_block_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_block_tile_m;
   bw->fp8_block_efficiency = 0.1;
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 53.857e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE), 53.857e-3, 1e-4);
+  /* SGLang runs them in DeepGEMM only with DeepEP; without it in trtllm-gen's 64-row tiles */
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, TRUE), 53.857e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, FALSE), 30.607e-3, 1e-4);
   bw->grouped_block_tile_m = bw->grouped_tile_m;
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof), 30.607e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE), 30.607e-3, 1e-4);
   profile_clear(&prof);
   profile_clear(&shipped);
 }

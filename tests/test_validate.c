@@ -198,6 +198,10 @@ START_TEST(inferencex_launch_settings)
   ck_assert_int_eq(d6->prefill.expert_slots, 0);
   ck_assert(d7->prefill.ep == 1 && d7->decode.ep == 1 && d7->decode.expert_slots == 0);
   ck_assert(d5->prefill.ep == 8 && d5->decode.ep == 8 && d5->decode.expert_slots == 0);
+  /* the wide GB200 workers run DeepEP (their experts in DeepGEMM); the 4-GPU TP workers and the
+   * B200 attention-DP engines run SGLang's default, no all-to-all backend */
+  ck_assert(d6->prefill.deepep && d6->decode.deepep);
+  ck_assert(!d7->prefill.deepep && !d7->decode.deepep && !d5->prefill.deepep && !d5->decode.deepep);
   /* GB200's 4-GPU Dynamo-SGLang workers are the low-latency recipes' TP engines, whatever attention
    * DP the row records (dis7 records it on both pools); the wide workers (dis6) keep theirs, and so
    * does a B200 row (dis5, recorded without it) */
@@ -502,6 +506,8 @@ START_TEST(bad_recipes)
       ":2:70: expected whole batch sizes from 1 to 1048576, each above the one before" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {attention_dp: no}}\n",
       ":2:62: expected true or false" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {moe_a2a: nccl}}\n",
+      ":2:57: expected deepep or none" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {graph_batches: 8}}\n",
       ":2:63: expected a list of batch sizes, e.g. [1, 2, 4, 8]" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {max_batch: trtllm-benchh}}\n",
