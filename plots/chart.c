@@ -366,30 +366,85 @@ static void draw_slo_line(cairo_t *cr, const ChartOptions *opt, const Axis *x, d
   draw_text(cr, sx + 4, h - MARGIN_B - 8, 11, FALSE, 0, sl);
 }
 
-/* The pick the caller names for a system (frontier_better's: what `aifsim plan` picks), if it can
- * be drawn. */
-static const ResultRow *pick_of(const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x, const Axis *y)
+/* Whether R can be drawn on the axes. */
+static gboolean drawable(const ResultRow *r, const Axis *x, const Axis *y)
 {
-  for (guint i = 0; i < opt->n_picks; i++) {
-    const ResultRow *r = opt->picks[i];
-    double vx = r ? result_value(r, x->col) : NAN, vy = r ? result_value(r, y->col) : NAN;
-    if (r && g_strcmp0(r->system, cd->systems->pdata[s]) == 0 && isfinite(vx) && isfinite(vy) &&
-        (!x->log || vx > 0) && (!y->log || vy > 0))
-      return r;
-  }
-  return NULL;
+  double vx = r ? result_value(r, x->col) : NAN, vy = r ? result_value(r, y->col) : NAN;
+  return r && isfinite(vx) && isfinite(vy) && (!x->log || vx > 0) && (!y->log || vy > 0);
 }
 
-/* Each system's pick: a ring, and a label with units placed clear of the others. */
+/* The index in the caller's picks of system S's pick (frontier_better's: what `aifsim plan`
+ * picks), if it can be drawn; -1 if not. */
+static int pick_index(const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x, const Axis *y)
+{
+  for (guint i = 0; i < opt->n_picks; i++)
+    if (opt->picks[i] && g_strcmp0(opt->picks[i]->system, cd->systems->pdata[s]) == 0 && drawable(opt->picks[i], x, y))
+      return (int)i;
+  return -1;
+}
+
+static const ResultRow *pick_of(const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x, const Axis *y)
+{
+  int i = pick_index(cd, opt, s, x, y);
+  return i < 0 ? NULL : opt->picks[i];
+}
+
+/* System S's pick with the held-out error as headroom, where it is another point than its pick and
+ * can be drawn. */
+static const ResultRow *headroom_of(const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x,
+                                    const Axis *y)
+{
+  int i = pick_index(cd, opt, s, x, y);
+  const ResultRow *h = i >= 0 && opt->headroom ? opt->headroom[i] : NULL;
+  return h && h->point != opt->picks[i]->point && drawable(h, x, y) ? h : NULL;
+}
+
+/* System S's pick with the held-out error as headroom, where it is another point: a dashed ring
+ * and a one-line label placed clear of the others (PLACED). */
+static void draw_headroom_pick(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x,
+                               const Axis *y, const Box *area, GArray *placed)
+{
+  const ResultRow *h = headroom_of(cd, opt, s, x, y);
+  if (!h)
+    return;
+  static const double dash[] = { 3, 3 };
+  double hx = px(x, result_value(h, x->col)), hy = px(y, result_value(h, y->col));
+  set_system_colour(cr, (int)s);
+  cairo_set_line_width(cr, 2);
+  cairo_set_dash(cr, dash, 2, 0);
+  cairo_new_path(cr);
+  cairo_arc(cr, hx, hy, 10, 0, 2 * G_PI), cairo_stroke(cr);
+  cairo_set_dash(cr, NULL, 0, 0);
+  g_autofree char *vy = draw_short_number(round_sig(result_value(h, y->col), 3));
+  g_autofree char *vx = draw_short_number(round_sig(result_value(h, x->col), 3));
+  g_autofree char *l = g_strdup_printf("with headroom: %s %s at %s %s", vy, column_words(y->col), vx,
+                                       column_words(x->col));
+  double tw = draw_text_width(cr, 10.5, FALSE, l) + 8, th = 18;
+  Box b = place_label(placed, area, hx, hy, tw, th);
+  g_array_append_val(placed, b);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+  cairo_rectangle(cr, b.x0, b.y0, tw, th), cairo_fill(cr);
+  set_system_colour(cr, (int)s);
+  cairo_set_line_width(cr, 1);
+  double lx = CLAMP(hx, b.x0, b.x1), ly = CLAMP(hy, b.y0, b.y1), d = MAX(hypot(lx - hx, ly - hy), 10);
+  cairo_move_to(cr, hx + (lx - hx) * 10 / d, hy + (ly - hy) * 10 / d);
+  cairo_line_to(cr, lx, ly), cairo_stroke(cr);
+  draw_text(cr, b.x0 + 4, b.y0 + 13, 10.5, FALSE, 0, l);
+}
+
+/* Each system's pick: a ring, and a label with units placed clear of the others; beside it, where
+ * it is another point, its pick with the held-out error as headroom. */
 static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, const Axis *x, const Axis *y,
                        double w, double h)
 {
   Box area = { MARGIN_L + 2, MARGIN_T + 2, w - MARGIN_R - 2, h - MARGIN_B - 2 };
   g_autoptr(GArray) placed = g_array_new(FALSE, FALSE, sizeof(Box));
   for (guint s = 0; s < cd->systems->len; s++) { /* every pick's ring is kept clear of every label */
-    const ResultRow *best = pick_of(cd, opt, s, x, y);
-    if (best) {
-      double bx = px(x, result_value(best, x->col)), by = px(y, result_value(best, y->col));
+    const ResultRow *rows[] = { pick_of(cd, opt, s, x, y), headroom_of(cd, opt, s, x, y) };
+    for (gsize k = 0; k < G_N_ELEMENTS(rows); k++) {
+      if (!rows[k])
+        continue;
+      double bx = px(x, result_value(rows[k], x->col)), by = px(y, result_value(rows[k], y->col));
       Box ring = { bx - 11, by - 11, bx + 11, by + 11 };
       g_array_append_val(placed, ring);
     }
@@ -423,6 +478,8 @@ static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt
     draw_text(cr, b.x0 + 4, b.y0 + 13, 11.5, TRUE, 0, l1);
     draw_text(cr, b.x0 + 4, b.y0 + 27, 10.5, FALSE, 0, l2);
   }
+  for (guint s = 0; s < cd->systems->len; s++)
+    draw_headroom_pick(cr, cd, opt, s, x, y, &area, placed);
 }
 
 static double legend_heading(cairo_t *cr, double x, double y, const char *s)
@@ -432,7 +489,8 @@ static double legend_heading(cairo_t *cr, double x, double y, const char *s)
   return y + 19;
 }
 
-static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, gboolean faded, double w)
+static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, gboolean faded, gboolean headroom,
+                        double w)
 {
   double x = w - MARGIN_R + 18, y = legend_heading(cr, x, MARGIN_T + 6, "frontier per system");
   for (guint s = 0; s < cd->systems->len; s++, y += 18) {
@@ -465,6 +523,10 @@ static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, g
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   draw_text(cr, x, y + 8, 11, FALSE, 0, "ringed: each system's pick,");
   draw_text(cr, x, y + 22, 11, FALSE, 0, "as `aifsim plan` picks it");
+  if (headroom) {
+    draw_text(cr, x, y + 42, 11, FALSE, 0, "dashed: its pick with the model's");
+    draw_text(cr, x, y + 56, 11, FALSE, 0, "held-out error as headroom");
+  }
 }
 
 /* "better: right (more tok/s per user), up (more tok/s per MW)" */
@@ -514,7 +576,10 @@ static void draw(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, Axis
   draw_slo_line(cr, opt, x, h);
   cairo_restore(cr);
   draw_picks(cr, cd, opt, x, y, w, h);
-  draw_legend(cr, cd, families, faded, w);
+  gboolean headroom = FALSE;
+  for (guint s = 0; s < cd->systems->len; s++)
+    headroom = headroom || headroom_of(cd, opt, s, x, y);
+  draw_legend(cr, cd, families, faded, headroom, w);
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_text(cr, MARGIN_L, 30, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
   g_autofree char *dir = directions(opt);
@@ -630,6 +695,17 @@ gboolean chart_gnuplot(const ChartData *cd, const ChartOptions *opt, const char 
                            result_value(best, y.col));
     draw_gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
     g_string_append_printf(sc, " offset 1.5,%.1f\n", 1.0 + 1.2 * s);
+    const ResultRow *h = headroom_of(cd, opt, s, &x, &y);
+    if (!h)
+      continue;
+    g_autofree char *hl = g_strdup_printf("%s with headroom (the held-out error): %.3g %s at %.3g %s (point %" G_GSIZE_FORMAT ")",
+                                          h->system, result_value(h, y.col), column_words(y.col),
+                                          result_value(h, x.col), column_words(x.col), h->point);
+    g_string_append_printf(sc, "set label %u ", 50 + s);
+    draw_gp_string(sc, hl);
+    g_string_append_printf(sc, " at %.6g,%.6g point pt 4 ps 2 lc rgb ", result_value(h, x.col), result_value(h, y.col));
+    draw_gp_colour(sc, system_rgb[s % G_N_ELEMENTS(system_rgb)]);
+    g_string_append_printf(sc, " offset 1.5,%.1f\n", -1.0 - 1.2 * s);
   }
   g_string_append(sc, "$chart << EOD\n");
   g_string_append_len(sc, d->str, (gssize)d->len);

@@ -17,6 +17,9 @@ typedef struct {
   const char *slo_text; /* the SLO in words, for the caption (NULL: none) */
   const ResultRow *const *picks; /* each system's pick (frontier_better, as `aifsim plan` picks), */
   guint n_picks;                 /* ringed and labelled; NULL entries are skipped */
+  /* beside each pick (the same index; NULL: none), the pick with the model's held-out error as
+   * headroom on the SLO's limits (summary.h): a dashed ring and a label where it is another point */
+  const ResultRow *const *headroom;
   int width, height;   /* points (PNG pixels) */
 } ChartOptions;
 

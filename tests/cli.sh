@@ -329,8 +329,12 @@ d = sys.argv[1]
 rows = list(csv.DictReader(open(d + "/results.csv")))
 assert all(r["status"] == "ok" for r in rows if r["on_frontier"] == "1")
 picks = {r["system"]: r for r in csv.DictReader(open(d + "/plan.csv"))}
-labels = dict(re.findall(r"set label \d+ '([^:']+): .* tok/s per MW .*\(point (\d+)\)'", open(d + "/chart.gp").read()))
+found = re.findall(r"set label \d+ '([^:']+): .* tok/s per MW .*\(point (\d+)\)'", open(d + "/chart.gp").read())
+labels = {k: v for k, v in found if " with headroom" not in k}
+dashed = {k.split(" ")[0]: v for k, v in found if " with headroom" in k}
 assert picks and set(labels) == set(picks), (labels, picks)
+# the dashed ring: each pick with the held-out error as headroom, where it is another point
+assert dashed == {s: r["headroom_point"] for s, r in picks.items() if r["headroom_point"] not in ("", r["point"])}, (dashed, picks)
 for system, r in picks.items():
     assert labels[system] == r["point"], (system, labels[system], r["point"])
     row = next(x for x in rows if x["point"] == r["point"])

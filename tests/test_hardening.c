@@ -119,25 +119,27 @@ START_TEST(bounded_reads)
 END_TEST
 
 /* The gnuplot twin carries titles and system names as single-quoted strings: a quote doubled, a
- * line break a space, so the script holds exactly one line per command it means to run. */
+ * line break a space, so the script holds exactly one line per command it means to run; the
+ * labels of the picks with the held-out error as headroom too. */
 START_TEST(gnuplot_strings)
 {
   g_autofree char *dir = test_tmpdir();
   GPtrArray *rows = g_ptr_array_new();
-  const char *systems[] = { "a'\n!touch PWNED", "b" };
-  for (int i = 0; i < 2; i++) {
+  const char *systems[] = { "a'\n!touch PWNED", "b", "a'\n!touch PWNED" };
+  for (int i = 0; i < 3; i++) {
     ResultRow *r = g_new(ResultRow, 1);
     result_row_init(r, (gsize)i);
     r->system = g_strdup(systems[i]);
     r->status = OUTCOME_OK;
     r->family = g_strdup("f");
-    r->tok_s_per_user = 1 + i, r->tok_s_per_mw = 2 - i, r->on_frontier = 1;
+    r->tok_s_per_user = 1 + i, r->tok_s_per_mw = 3 - i, r->on_frontier = 1;
     g_ptr_array_add(rows, r);
   }
   ChartOptions co = { .title = "t'; system 'id'; '\nreset", .width = 400, .height = 300 };
   frontier_default_axes(&co.x, &co.y);
   const ResultRow *picks[] = { rows->pdata[0], rows->pdata[1] }; /* both labelled: names through gp_string */
-  co.picks = picks, co.n_picks = 2;
+  const ResultRow *headroom[] = { rows->pdata[2], rows->pdata[1] }; /* a's another point, b's its pick */
+  co.picks = picks, co.n_picks = 2, co.headroom = headroom;
   g_autofree char *gp = g_build_filename(dir, "c.gp", NULL), *dat = g_build_filename(dir, "c.dat", NULL);
   g_autoptr(GError) err = NULL;
   g_autoptr(ChartData) cd = chart_data_from_rows(rows, &co.x, &co.y);
@@ -146,6 +148,10 @@ START_TEST(gnuplot_strings)
   ck_assert(g_file_get_contents(gp, &script, NULL, NULL));
   ck_assert_msg(strstr(script, "set title 't''; system ''id''; '' reset'\n"), "%s", script);
   ck_assert_msg(strstr(script, "title 'a'' !touch PWNED'"), "%s", script);
+  ck_assert_msg(strstr(script, "set label 50 'a'' !touch PWNED with headroom (the held-out error): "), "%s", script);
+  ck_assert_msg(!strstr(script, "set label 51 "), "%s", script); /* b's is its pick: no second label */
+  g_autofree char *png = g_build_filename(dir, "c.png", NULL); /* and the PNG draws them */
+  ck_assert_msg(chart_render(cd, &co, png, &err), "%s", err ? err->message : "");
   g_auto(GStrv) lines = g_strsplit(script, "\n", -1);
   for (char **l = lines; *l; l++) /* no line starts a shell escape or another command */
     ck_assert_msg(**l != '!' && !g_str_has_prefix(*l, "system") && strcmp(*l, "reset") != 0, "%s", *l);

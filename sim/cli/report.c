@@ -95,10 +95,11 @@ static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Summar
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   g_autofree char *slo = slo_describe_mix(&first.p.plan, first.p.workload.mix);
   g_autofree const ResultRow **picks = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
+  g_autofree const ResultRow **headroom = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
   for (guint i = 0; i < summary_n_systems(sum); i++)
-    picks[i] = summary_pick(sum, i);
+    picks[i] = summary_pick(sum, i), headroom[i] = summary_headroom_pick(sum, i);
   ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = *x, .y = *y,
-                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = slo, .picks = picks,
+                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = slo, .picks = picks, .headroom = headroom,
                       .n_picks = summary_n_systems(sum), .width = 1280, .height = 800 };
   g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
   g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
