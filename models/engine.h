@@ -41,8 +41,9 @@ typedef struct {
   int expert_slots;        /* EPLB: expert slots per MoE layer over the EP GPUs (0: no EPLB;
                             * slots - experts are redundant copies of hot experts) */
   gboolean eager;          /* no CUDA graphs: every step's kernels launched by the host */
-  /* SGLang launched with --moe-a2a-backend deepep: its expert GEMMs run DeepGEMM (step_time.c);
-   * without it (the default) SGLang runs them in its MoE runner's kernels */
+  /* SGLang launched with --moe-a2a-backend deepep: its block-scaled FP8 GEMMs run DeepGEMM on
+   * Blackwell too; without it (the default) FlashInfer's and trtllm-gen's kernels do there
+   * (step_time.c) */
   gboolean deepep;
   double sm_share;         /* Green Context: fraction of the SMs this stream owns; 0 means all */
   double bw_share;         /* fraction of HBM bandwidth it gets (the other stream takes the rest); 0: all */

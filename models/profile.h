@@ -61,6 +61,10 @@ typedef struct {
   double gemm;                /* share of the hardware's BF16/FP8 GEMM rate the stacks' dense GEMMs reach */
   double fp4;                 /* the same for their FP4 GEMMs */
   double fp8_block;           /* factor on gemm for their block-scaled FP8 GEMMs, dense and grouped */
+  /* factor on fp8_block for SGLang's dense block-scaled FP8 GEMMs where they run in FlashInfer's
+   * kernels instead of DeepGEMM: on Blackwell and later without DeepEP, as its launches there run
+   * them (step_time.c); unused on Hopper, where SGLang runs DeepGEMM */
+  double fp8_block_flashinfer;
   double attention;           /* share of the fused attention kernel's rate (paged KV, MLA, masks) */
   double memory;              /* share of the streaming copy's HBM rate (paged KV, fused weight reads) */
   /* share of the hardware's GEMM rate the grouped expert GEMMs reach on their padded tiles (the

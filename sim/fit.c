@@ -73,6 +73,7 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
  * not fitted. */
 typedef struct {
   gboolean arch[N_ARCH], fp4[N_ARCH], moe[N_ARCH], fp8_block[N_ARCH];
+  gboolean fp8_block_flashinfer[N_ARCH]; /* SGLang block-scaled FP8 rows off Hopper without DeepEP */
   gboolean stack[N_STACK], disaggregated[N_STACK]; /* rows of the stack; disaggregated rows of it */
   gboolean alltoall[N_STACK]; /* rows of the stack with an attention-DP engine of more than one GPU */
   gboolean mtp;
@@ -89,6 +90,9 @@ static void used(GPtrArray *rows, Used *u)
     u->fp4[r->sys->arch] |= r->decode.precision == PREC_FP4;
     u->moe[r->sys->arch] |= r->model->experts > 0;
     u->fp8_block[r->sys->arch] |= r->decode.precision == PREC_FP8 && r->model->fp8_block > 0;
+    u->fp8_block_flashinfer[r->sys->arch] |= r->decode.precision == PREC_FP8 && r->model->fp8_block > 0 &&
+                                             r->decode.stack == STACK_SGLANG && !r->decode.deepep &&
+                                             r->sys->arch != ARCH_HOPPER;
     u->stack[r->decode.stack] = TRUE;
     u->disaggregated[r->decode.stack] |= r->disaggregated;
     u->alltoall[r->decode.stack] |= (r->decode.dp_attention && r->decode.gpus > 1) ||
@@ -167,6 +171,8 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
       ADD(on->fp4, 0.2, 1.0);
     if (u.fp8_block[a])
       ADD(on->fp8_block, 0.2, 1.0);
+    if (u.fp8_block_flashinfer[a])
+      ADD(on->fp8_block_flashinfer, 0.2, 1.0);
     ADD(on->attention, 0.1, 1.0);
     ADD(on->memory, 0.3, 1.0);
     if (crosses_domain(rows, a)) {
