@@ -399,6 +399,23 @@ static const ResultRow *headroom_of(const ChartData *cd, const ChartOptions *opt
   return h && h->point != opt->picks[i]->point && drawable(h, x, y) ? h : NULL;
 }
 
+/* A label of TW x TH for the ring at (RX, RY) in system S's colour: placed clear of PLACED (and
+ * added to it), on a light box, with a leader line from the ring's edge. Its box. */
+static Box ring_label(cairo_t *cr, GArray *placed, const Box *area, guint s, double rx, double ry, double tw,
+                      double th)
+{
+  Box b = place_label(placed, area, rx, ry, tw, th);
+  g_array_append_val(placed, b);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+  cairo_rectangle(cr, b.x0, b.y0, tw, th), cairo_fill(cr);
+  set_system_colour(cr, (int)s);
+  cairo_set_line_width(cr, 1);
+  double lx = CLAMP(rx, b.x0, b.x1), ly = CLAMP(ry, b.y0, b.y1), d = MAX(hypot(lx - rx, ly - ry), 10);
+  cairo_move_to(cr, rx + (lx - rx) * 10 / d, ry + (ly - ry) * 10 / d);
+  cairo_line_to(cr, lx, ly), cairo_stroke(cr);
+  return b;
+}
+
 /* System S's pick with the held-out error as headroom, where it is another point: a dashed ring
  * and a one-line label placed clear of the others (PLACED). */
 static void draw_headroom_pick(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, guint s, const Axis *x,
@@ -419,16 +436,7 @@ static void draw_headroom_pick(cairo_t *cr, const ChartData *cd, const ChartOpti
   g_autofree char *vx = draw_short_number(round_sig(result_value(h, x->col), 3));
   g_autofree char *l = g_strdup_printf("with headroom: %s %s at %s %s", vy, column_words(y->col), vx,
                                        column_words(x->col));
-  double tw = draw_text_width(cr, 10.5, FALSE, l) + 8, th = 18;
-  Box b = place_label(placed, area, hx, hy, tw, th);
-  g_array_append_val(placed, b);
-  cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-  cairo_rectangle(cr, b.x0, b.y0, tw, th), cairo_fill(cr);
-  set_system_colour(cr, (int)s);
-  cairo_set_line_width(cr, 1);
-  double lx = CLAMP(hx, b.x0, b.x1), ly = CLAMP(hy, b.y0, b.y1), d = MAX(hypot(lx - hx, ly - hy), 10);
-  cairo_move_to(cr, hx + (lx - hx) * 10 / d, hy + (ly - hy) * 10 / d);
-  cairo_line_to(cr, lx, ly), cairo_stroke(cr);
+  Box b = ring_label(cr, placed, area, s, hx, hy, draw_text_width(cr, 10.5, FALSE, l) + 8, 18);
   draw_text(cr, b.x0 + 4, b.y0 + 13, 10.5, FALSE, 0, l);
 }
 
@@ -465,16 +473,8 @@ static void draw_picks(cairo_t *cr, const ChartData *cd, const ChartOptions *opt
                             ? g_strdup_printf("at %s %s, median TTFT %.2g s; %s", vx, column_words(x->col),
                                               best->ttft_p50_ms / 1e3, best->family ? best->family : "")
                             : g_strdup_printf("at %s %s; %s", vx, column_words(x->col), best->family ? best->family : "");
-    double tw = MAX(draw_text_width(cr, 11.5, TRUE, l1), draw_text_width(cr, 10.5, FALSE, l2)) + 8, th = 32;
-    Box b = place_label(placed, &area, bx, by, tw, th);
-    g_array_append_val(placed, b);
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-    cairo_rectangle(cr, b.x0, b.y0, tw, th), cairo_fill(cr);
-    set_system_colour(cr, (int)s);
-    cairo_set_line_width(cr, 1);
-    double lx = CLAMP(bx, b.x0, b.x1), ly = CLAMP(by, b.y0, b.y1), d = MAX(hypot(lx - bx, ly - by), 10);
-    cairo_move_to(cr, bx + (lx - bx) * 10 / d, by + (ly - by) * 10 / d);
-    cairo_line_to(cr, lx, ly), cairo_stroke(cr);
+    double tw = MAX(draw_text_width(cr, 11.5, TRUE, l1), draw_text_width(cr, 10.5, FALSE, l2)) + 8;
+    Box b = ring_label(cr, placed, &area, s, bx, by, tw, 32);
     draw_text(cr, b.x0 + 4, b.y0 + 13, 11.5, TRUE, 0, l1);
     draw_text(cr, b.x0 + 4, b.y0 + 27, 10.5, FALSE, 0, l2);
   }
