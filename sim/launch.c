@@ -36,6 +36,10 @@ typedef struct {
   int mtp, experts, slots;
   int graph_tokens;       /* vLLM: steps of up to this many tokens run as CUDA graphs (the profile's) */
   gboolean graphs, dynamo, disagg;
+  /* SGLang serving a block-scaled FP8 checkpoint on Blackwell or later without DeepEP: the point was
+   * simulated with its dense FP8 GEMMs in FlashInfer's kernels, DeepGEMM off, as SGLang's launches
+   * there run them (models/step_time.c); the files switch them so */
+  gboolean flashinfer_fp8;
   const char *model_path, *name, *image, *label;
   Pool agg, prefill, decode;
 } Launch;
@@ -238,6 +242,12 @@ static void vllm_args(const Launch *l, const Pool *pool, GString *a)
 
 /* --- Scripts ------------------------------------------------------------------------------------ */
 
+/* The environment SGLang's FP8 kernels are chosen by where the point was simulated with FlashInfer's
+ * (Launch.flashinfer_fp8): both names of DeepGEMM's switch (SGLang renamed it), FlashInfer's GEMMs on. */
+static const char *const flashinfer_env[][2] = { { "SGLANG_ENABLE_JIT_DEEPGEMM", "false" },
+                                                 { "SGL_ENABLE_JIT_DEEPGEMM", "false" },
+                                                 { "SGLANG_ENABLE_FLASHINFER_GEMM", "true" } };
+
 static void script_head(const Launch *l, GString *s, const char *what, const char *release)
 {
   g_string_append_printf(s, "#!/bin/sh\n# %s, for %s. Written by aifsim launch for ", what, release);
@@ -246,6 +256,13 @@ static void script_head(const Launch *l, GString *s, const char *what, const cha
                      "cd \"$(dirname \"$0\")\"\nMODEL=${MODEL:-");
   sh_q(s, l->model_path);
   g_string_append(s, "}\n");
+  if (!l->flashinfer_fp8)
+    return;
+  g_string_append(s, "# block-scaled FP8 in FlashInfer's GEMMs, DeepGEMM off, as the point was simulated (and as\n"
+                     "# SGLang's Blackwell launches run it: docs/model.md); the experts in its default trtllm-gen MoE\nexport");
+  for (gsize i = 0; i < G_N_ELEMENTS(flashinfer_env); i++)
+    g_string_append_printf(s, " %s=%s", flashinfer_env[i][0], flashinfer_env[i][1]);
+  g_string_append_c(s, '\n');
 }
 
 /* How one engine of POOL starts on this node: the GPUs it takes, and a multi-node launcher note. */
@@ -413,6 +430,12 @@ static void k8s_service(const Launch *l, const Pool *pool, const char *name, GSt
   g_string_append(y, "        mainContainer:\n          image: ");
   yaml_q(y, l->image);
   g_string_append_c(y, '\n');
+  if (l->flashinfer_fp8) { /* as script_head exports them */
+    g_string_append(y, "          env:\n");
+    for (gsize i = 0; i < G_N_ELEMENTS(flashinfer_env); i++)
+      g_string_append_printf(y, "            - name: %s\n              value: \"%s\"\n", flashinfer_env[i][0],
+                             flashinfer_env[i][1]);
+  }
   if (l->stack == STACK_TRTLLM)
     g_string_append(y, "          workingDir: /config\n          volumeMounts:\n            - name: engine-config\n              mountPath: /config\n");
   g_string_append_printf(y, "          command: [\"python3\", \"-m\", \"%s\"]\n          args:\n", dynamo_module[l->stack]);
@@ -559,6 +582,8 @@ GPtrArray *launch_files(const Point *pt, const Profile *prof, const ResultRow *r
                .mtp = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0, .experts = pt->model.experts,
                .slots = p->serving.expert_slots, .label = row && row->config ? row->config : name };
   l.dynamo = l.disagg || p->serving.framework >= FW_DYNAMO_TRT;
+  l.flashinfer_fp8 = l.stack == STACK_SGLANG && pt->system.arch != ARCH_HOPPER && p->serving.precision == PREC_FP8 &&
+                     pt->model.fp8_block > 0;
   static const char *const images[] = { "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0" };

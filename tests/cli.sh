@@ -745,6 +745,14 @@ for t in agg-trtllm agg-vllm agg-sglang disagg-sglang disagg-trt disagg-vllm; do
   grep -qiw nan "$d/README.md" && fail "launch $t: the README prints a figure the run did not give" || ok
   for sh in "$d"/*.sh; do sh -n "$sh" && [ -x "$sh" ] && ok || fail "launch $t: $(basename "$sh") is an executable sh script"; done
 done
+# SGLang's FP8 kernel switch (DeepGEMM off, FlashInfer's GEMMs on) only where the point was simulated
+# with FlashInfer's: the Blackwell launches above export it, the same engine on Hopper does not
+sed 's/^system: b200-hgx8$/system: h200-sxm-hgx8/' "$SRC/tests/launch/agg-sglang.yaml" >"$out/sglang-h200.yaml"
+expect_rc 0 "run SGLang FP8 on H200" "$AIFSIM" run "$out/sglang-h200.yaml" -o "$out/sglang-h200" -q
+expect_rc 0 "launch SGLang FP8 on H200" "$AIFSIM" launch "$out/sglang-h200" --point 0 -o "$out/sglang-h200/files"
+grep -q 'SGLANG_ENABLE_FLASHINFER_GEMM=true' "$out/launch-agg-sglang/files"/*-p0/sglang-serve.sh &&
+  ! grep -q 'JIT_DEEPGEMM' "$out/sglang-h200/files"/*-p0/sglang-serve.sh && ok ||
+  fail "SGLang's launch on Blackwell switches DeepGEMM off, on Hopper not"
 # a KV router weighted as simulated: the frontend is launched with that weight
 sed 's/^  router: kv_aware$/  router: kv_aware\n  kv_overlap_weight: 4/' "$SRC/tests/launch/disagg-sglang.yaml" >"$out/weighted.yaml"
 expect_rc 0 "run a weighted KV router" "$AIFSIM" run "$out/weighted.yaml" -o "$out/weighted" -q

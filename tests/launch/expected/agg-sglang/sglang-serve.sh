@@ -4,6 +4,9 @@
 set -eu
 cd "$(dirname "$0")"
 MODEL=${MODEL:-'org/Model-Name'}
+# block-scaled FP8 in FlashInfer's GEMMs, DeepGEMM off, as the point was simulated (and as
+# SGLang's Blackwell launches run it: docs/model.md); the experts in its default trtllm-gen MoE
+export SGLANG_ENABLE_JIT_DEEPGEMM=false SGL_ENABLE_JIT_DEEPGEMM=false SGLANG_ENABLE_FLASHINFER_GEMM=true
 PORT=${PORT:-8000}
 exec python3 -m sglang.launch_server --model-path "$MODEL" --host 0.0.0.0 --port "$PORT" \
     --tp-size 8 \

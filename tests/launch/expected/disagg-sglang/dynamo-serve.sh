@@ -4,6 +4,9 @@
 set -eu
 cd "$(dirname "$0")"
 MODEL=${MODEL:-'org/Model-Name'}
+# block-scaled FP8 in FlashInfer's GEMMs, DeepGEMM off, as the point was simulated (and as
+# SGLang's Blackwell launches run it: docs/model.md); the experts in its default trtllm-gen MoE
+export SGLANG_ENABLE_JIT_DEEPGEMM=false SGL_ENABLE_JIT_DEEPGEMM=false SGLANG_ENABLE_FLASHINFER_GEMM=true
 # Needs etcd and NATS (ETCD_ENDPOINTS, NATS_SERVER), as every Dynamo deployment does.
 # prefill: 2 engines of 4 GPUs
 # decode: 1 engine of 16 GPUs (spanning nodes)
