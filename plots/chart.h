@@ -1,7 +1,8 @@
 /* chart.h — the AI-factory chart: every point of a results table, coloured by configuration
  * family, the Pareto frontier of each system as a line, the best point at an interactivity SLO
- * annotated. Rendered with cairo to PNG, SVG or PDF (by the file's extension), and also written as
- * a gnuplot script with its data for users who restyle charts. Reads results only. */
+ * annotated (and, dashed, the pick with the model's held-out error as headroom). Rendered with
+ * cairo to PNG, SVG or PDF (by the file's extension), and also written as a gnuplot script with
+ * its data for users who restyle charts. Reads results only. */
 #ifndef AIF_CHART_H
 #define AIF_CHART_H
 
