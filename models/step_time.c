@@ -94,7 +94,6 @@ static gboolean fp8_mla_decode(const Engine *e)
          e->sys->flops_fp8 > 0 && e->prof->stack[e->stack].fp8_mla_decode;
 }
 
-
 /* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the
  * shares the stacks' kernels reach on this architecture and this stack's kernel factor. */
 static void rates(const Engine *e, double clock, Rates *r)
