@@ -37,6 +37,12 @@ gboolean engine_routes_padding(const Engine *e)
   return !(e->stack == STACK_SGLANG && e->ep > 1);
 }
 
+gboolean engine_flashinfer_fp8(const Engine *e)
+{
+  return e->stack == STACK_SGLANG && !e->deepep && e->sys->arch != ARCH_HOPPER && e->precision == PREC_FP8 &&
+         e->model->fp8_block > 0;
+}
+
 /* One stretch of a capture ladder: FROM, FROM + STEP, ... up to TO and MAX (both inclusive), the
  * last slot kept for MAX itself. */
 static void ladder(GraphBatches *g, int from, int to, int step, int max)

@@ -60,28 +60,13 @@ static double stack_large_share(const ArchStackProfile *on, Precision p)
   return p == PREC_FP4 ? on->fp4 : on->gemm;
 }
 
-/* Whether the engine's block-scaled FP8 GEMMs run DeepGEMM, whose expert tile is
- * grouped_block_tile_m: TensorRT-LLM's (its DEEPGEMM MoE backend, the one it supports for FP8
- * checkpoints on Blackwell; its Hopper kernel is DeepGEMM's too), vLLM's (DeepGEMM for block-scaled
- * FP8 MoE), and SGLang's on Hopper (its default there) or with DeepEP. Without an all-to-all
- * backend on SM100 SGLang runs DeepSeek's FP8 experts in FlashInfer's trtllm-gen MoE (server_args:
- * moe_runner_backend "flashinfer_trtllm" where moe_a2a_backend is "none"), whose token tile is
- * grouped_tile_m, and its launches there run the dense ones in FlashInfer's GEMMs with DeepGEMM
- * switched off (InferenceX's dsr1_fp8_b200.sh: SGL_ENABLE_JIT_DEEPGEMM=false,
- * SGLANG_ENABLE_FLASHINFER_GEMM=true; the Dynamo B200 and GB200 low-latency recipes likewise), at
- * the stack layer's fp8_block_flashinfer share of the others' (the rows tell it from the experts':
- * their prefill is slow, their large decode batches are not). */
-static gboolean deepgemm_fp8_block(const Engine *e)
-{
-  return e->stack != STACK_SGLANG || e->deepep || e->sys->arch == ARCH_HOPPER;
-}
-
 /* The share of a large GEMM's rate the stacks' dense kernels reach: their FP4 GEMMs, or their
  * BF16/FP8 ones, the block-scaled FP8 ones a share of those (DeepGEMM's, or FlashInfer's where
- * SGLang runs those: deepgemm_fp8_block). */
+ * SGLang runs those: engine_flashinfer_fp8; the rows tell them from the experts': their prefill is
+ * slow, their large decode batches are not). */
 static double stack_gemm_share(const ArchStackProfile *on, const Engine *e, Precision p)
 {
-  double block = on->fp8_block * (deepgemm_fp8_block(e) ? 1 : on->fp8_block_flashinfer);
+  double block = on->fp8_block * (engine_flashinfer_fp8(e) ? on->fp8_block_flashinfer : 1);
   return stack_large_share(on, p) * (block_scaled(e, p) ? block : 1);
 }
 
@@ -129,7 +114,8 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->half_m = a->gemm_half_m;
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
-  double tile = block_scaled(e, cw) && deepgemm_fp8_block(e) ? a->grouped_block_tile_m : a->grouped_tile_m;
+  /* DeepGEMM's tile for block-scaled experts; trtllm-gen's where SGLang runs those */
+  double tile = block_scaled(e, cw) && !engine_flashinfer_fp8(e) ? a->grouped_block_tile_m : a->grouped_tile_m;
   r->tile_m = cw != e->precision ? MIN(tile, WEIGHT_ONLY_HALF_M) : tile;
   comm_links(e->sys, a, on, k, &r->links);
   if (e->nvlink_share > 0) /* a degraded NVLink domain: the switch trays left carry its traffic */

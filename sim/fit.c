@@ -73,7 +73,7 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
  * not fitted. */
 typedef struct {
   gboolean arch[N_ARCH], fp4[N_ARCH], moe[N_ARCH], fp8_block[N_ARCH];
-  gboolean fp8_block_flashinfer[N_ARCH]; /* SGLang block-scaled FP8 rows off Hopper without DeepEP */
+  gboolean fp8_block_flashinfer[N_ARCH]; /* rows whose engines run FlashInfer's FP8 (engine_flashinfer_fp8) */
   gboolean stack[N_STACK], disaggregated[N_STACK]; /* rows of the stack; disaggregated rows of it */
   gboolean alltoall[N_STACK]; /* rows of the stack with an attention-DP engine of more than one GPU */
   gboolean mtp;
@@ -90,9 +90,7 @@ static void used(GPtrArray *rows, Used *u)
     u->fp4[r->sys->arch] |= r->decode.precision == PREC_FP4;
     u->moe[r->sys->arch] |= r->model->experts > 0;
     u->fp8_block[r->sys->arch] |= r->decode.precision == PREC_FP8 && r->model->fp8_block > 0;
-    u->fp8_block_flashinfer[r->sys->arch] |= r->decode.precision == PREC_FP8 && r->model->fp8_block > 0 &&
-                                             r->decode.stack == STACK_SGLANG && !r->decode.deepep &&
-                                             r->sys->arch != ARCH_HOPPER;
+    u->fp8_block_flashinfer[r->sys->arch] |= engine_flashinfer_fp8(&r->decode);
     u->stack[r->decode.stack] = TRUE;
     u->disaggregated[r->decode.stack] |= r->disaggregated;
     u->alltoall[r->decode.stack] |= (r->decode.dp_attention && r->decode.gpus > 1) ||

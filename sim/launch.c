@@ -36,9 +36,9 @@ typedef struct {
   int mtp, experts, slots;
   int graph_tokens;       /* vLLM: steps of up to this many tokens run as CUDA graphs (the profile's) */
   gboolean graphs, dynamo, disagg;
-  /* SGLang serving a block-scaled FP8 checkpoint on Blackwell or later without DeepEP: the point was
-   * simulated with its dense FP8 GEMMs in FlashInfer's kernels, DeepGEMM off, as SGLang's launches
-   * there run them (models/step_time.c); the files switch them so */
+  /* the point was simulated with its block-scaled FP8 GEMMs in FlashInfer's kernels, DeepGEMM off
+   * (engine_flashinfer_fp8: SGLang on Blackwell and later; these files never launch DeepEP): the
+   * files switch them so */
   gboolean flashinfer_fp8;
   const char *model_path, *name, *image, *label;
   Pool agg, prefill, decode;
@@ -582,8 +582,8 @@ GPtrArray *launch_files(const Point *pt, const Profile *prof, const ResultRow *r
                .mtp = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0, .experts = pt->model.experts,
                .slots = p->serving.expert_slots, .label = row && row->config ? row->config : name };
   l.dynamo = l.disagg || p->serving.framework >= FW_DYNAMO_TRT;
-  l.flashinfer_fp8 = l.stack == STACK_SGLANG && pt->system.arch != ARCH_HOPPER && p->serving.precision == PREC_FP8 &&
-                     pt->model.fp8_block > 0;
+  Engine served = { .sys = &pt->system, .model = &pt->model, .precision = p->serving.precision, .stack = l.stack };
+  l.flashinfer_fp8 = engine_flashinfer_fp8(&served);
   static const char *const images[] = { "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0" };

@@ -219,18 +219,29 @@ typedef struct {
   double margin, limit;
 } Headroom;
 
+/* The held-out error of R's system and mode, or NULL where the summary has no table or no row of
+ * them was measured. */
+static const HeldOutError *error_of(const SummaryOptions *opt, const ResultRow *r)
+{
+  return opt->held_out && r->mode ? held_out_find(opt->held_out, r->system, r->mode) : NULL;
+}
+
+/* The SLO's limits moved by a held-out error ERR: the tokens/s-per-user floor raised by it, the
+ * TTFT limit (s, at the SLO's percentile) lowered by it. */
+static double per_user_floor(const SummaryOptions *opt, double err) { return opt->min_tok_s_per_user * (1 + err); }
+static double ttft_limit(const SummaryOptions *opt, double err) { return opt->max_ttft / (1 + err); }
+
 /* Both for pick P with held-out errors E: tokens/s per user, and TTFT in s at the SLO's percentile. */
 static void headroom(const SummaryOptions *opt, const HeldOutError *e, const ResultRow *p, Headroom *per_user,
                      Headroom *ttft)
 {
   per_user->margin = opt->min_tok_s_per_user > 0 ? p->tok_s_per_user / opt->min_tok_s_per_user - 1 : NAN;
   per_user->limit = isfinite(per_user->margin) && isfinite(e->per_user) && per_user->margin < e->per_user
-                      ? opt->min_tok_s_per_user * (1 + e->per_user)
+                      ? per_user_floor(opt, e->per_user)
                       : NAN;
   double t = ttft_at(p, opt->percentile) / 1e3;
   ttft->margin = opt->max_ttft > 0 && t > 0 ? opt->max_ttft / t - 1 : NAN;
-  ttft->limit = isfinite(ttft->margin) && isfinite(e->ttft) && ttft->margin < e->ttft ? opt->max_ttft / (1 + e->ttft)
-                                                                                       : NAN;
+  ttft->limit = isfinite(ttft->margin) && isfinite(e->ttft) && ttft->margin < e->ttft ? ttft_limit(opt, e->ttft) : NAN;
 }
 
 /* Whether R clears the SLO's limits with the model's held-out error on its system and mode as
@@ -239,19 +250,19 @@ static void headroom(const SummaryOptions *opt, const HeldOutError *e, const Res
  * measured row of R's system and mode exists. */
 static gboolean clears_with_headroom(const SummaryOptions *opt, const ResultRow *r)
 {
-  const HeldOutError *e = opt->held_out && r->mode ? held_out_find(opt->held_out, r->system, r->mode) : NULL;
+  const HeldOutError *e = error_of(opt, r);
   if (!e)
     return FALSE;
   double per_user = isfinite(e->per_user) ? e->per_user : 0, ttft = isfinite(e->ttft) ? e->ttft : 0;
-  if (opt->min_tok_s_per_user > 0 && !(r->tok_s_per_user >= opt->min_tok_s_per_user * (1 + per_user)))
+  if (opt->min_tok_s_per_user > 0 && !(r->tok_s_per_user >= per_user_floor(opt, per_user)))
     return FALSE;
-  return !(opt->max_ttft > 0) || ttft_at(r, opt->percentile) / 1e3 <= opt->max_ttft / (1 + ttft);
+  return !(opt->max_ttft > 0) || ttft_at(r, opt->percentile) / 1e3 <= ttft_limit(opt, ttft);
 }
 
 /* "  margin: ..." for each limit the pick clears by less than the model's error (headroom()). */
-static gboolean margin_text(GString *s, const SummaryOptions *opt, const char *system, const ResultRow *p)
+static gboolean margin_text(GString *s, const SummaryOptions *opt, const ResultRow *p)
 {
-  const HeldOutError *e = opt->held_out && p->mode ? held_out_find(opt->held_out, system, p->mode) : NULL;
+  const HeldOutError *e = error_of(opt, p);
   if (!e)
     return FALSE;
   Headroom per_user, ttft;
@@ -304,7 +315,7 @@ static char *table(const Summary *sum)
                            ttft_at(p, opt->percentile) / 1e3);
     floor_text(s, p);
     held_out_text(s, opt->held_out, ss->name, p);
-    if (margin_text(s, opt, ss->name, p))
+    if (margin_text(s, opt, p))
       headroom_pick_text(s, opt, p, ss->headroom);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];

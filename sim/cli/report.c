@@ -88,18 +88,19 @@ static Summary *new_summary(const RunSetup *rs, guint top, Report *out)
   return summary_new(top, &o);
 }
 
-static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Summary *sum, const FrontierAxis *x,
+/* The chart of CD with REP's picks ringed and its SLO (in words) in the caption. */
+static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Report *rep, const FrontierAxis *x,
                            const FrontierAxis *y, GError **error)
 {
+  const Summary *sum = rep->summary;
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
-  g_autofree char *slo = slo_describe_mix(&first.p.plan, first.p.workload.mix);
   g_autofree const ResultRow **picks = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
   g_autofree const ResultRow **headroom = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
   for (guint i = 0; i < summary_n_systems(sum); i++)
     picks[i] = summary_pick(sum, i), headroom[i] = summary_headroom_pick(sum, i);
   ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = *x, .y = *y,
-                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = slo, .picks = picks, .headroom = headroom,
+                      .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = rep->slo, .picks = picks, .headroom = headroom,
                       .n_picks = summary_n_systems(sum), .width = 1280, .height = 800 };
   g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
   g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
@@ -134,7 +135,7 @@ gboolean report_sweep(const RunSetup *rs, const ReportOptions *opt, Report *out,
   out->system_ids = sorted_keys(systems);
   out->model_ids = sorted_keys(models);
   if (chart)
-    return draw_chart(rs, chart, p.summary, &x, &y, error);
+    return draw_chart(rs, chart, out, &x, &y, error);
   /* no chart this time (fewer than two points meet the SLO: nothing to draw): a previous run's
    * chart in the folder would show other results */
   static const char *const stale[] = { "chart.png", "chart.gp", "chart.dat", "chart.gp.png" };
