@@ -21,6 +21,11 @@ double engine_batch_cap(const Engine *e)
   return e->prof->stack[e->stack].max_seqs_per_rank * engine_attn_dp(e);
 }
 
+double engine_launch_cap(const Engine *e, double max_batch)
+{
+  return max_batch < ENGINE_BATCH_UNSET ? max_batch : engine_batch_cap(e);
+}
+
 double engine_graph_batch(const Engine *e, double rank_seqs)
 {
   const GraphBatches *g = &e->graphs;

@@ -96,8 +96,15 @@ gboolean engine_flashinfer_fp8(const Engine *e);
 void engine_stack_graphs(Stack stack, int drafts, int max_batch, GraphBatches *out);
 /* Tokens accepted per decode step per sequence: 1 + a + a^2 + ... + a^d. */
 double engine_tokens_per_step(const Engine *e);
-/* The most sequences the stack's scheduler runs in one engine step (per attention rank). */
+/* A batch cap this large or larger is no launch setting (validate's rows that give none). */
+#define ENGINE_BATCH_UNSET ((double)(1 << 20))
+/* The most sequences the stack's scheduler runs in one engine step where its launch sets no cap:
+ * the stack's own default (max_seqs_per_rank per attention rank). */
 double engine_batch_cap(const Engine *e);
+/* The most sequences one engine runs in a step, before memory: MAX_BATCH, the cap its launch sets
+ * (TensorRT-LLM's max_batch_size, SGLang's --max-running-requests, vLLM's --max-num-seqs), which
+ * replaces the stack's default; the default where the launch sets none (ENGINE_BATCH_UNSET). */
+double engine_launch_cap(const Engine *e, double max_batch);
 /* Routed experts one GPU holds: the EPLB slots' share, or the experts' rounded up (redundant copies
  * fill the slots when EP does not divide them). */
 int engine_experts_per_gpu(const Engine *e);

@@ -134,7 +134,7 @@ typedef struct {
    * handshake between the two workers and the transfer's set-up. A disaggregated TTFT at low load
    * is request_overhead + prefill + handoff_overhead + the transfer itself. */
   double handoff_overhead;
-  double max_seqs_per_rank;   /* sequences the scheduler runs per step per attention rank */
+  double max_seqs_per_rank;   /* sequences a step runs per attention rank where the launch sets no cap */
   gboolean kv_reserve_full;   /* admission reserves KV for the whole ISL + OSL (no eviction) */
   /* How the stack sizes its KV pool (memory.c): its rule and the fraction it takes (0 with
    * KV_POOL_STATIC: HBM less the activation reserve). */

@@ -219,7 +219,7 @@ char *steady_aggregated(const Engine *e, int engines, const Load *ld, SteadyStat
   *out = (SteadyState){ .weights = m.weights, .kv_free = m.kv_free, .max_seqs = m.max_seqs };
   if (why)
     return why;
-  double cap = MIN(MIN(m.max_seqs, ld->max_batch), engine_batch_cap(e));
+  double cap = MIN(m.max_seqs, engine_launch_cap(e, ld->max_batch));
   Solution s;
   if (ld->users > 0) {
     solve_aggregated(e, ld, ld->users / engines, cap, &s);
@@ -292,7 +292,7 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
   double fresh = MAX(1, ld->isl - ld->cached), off = ld->isl - fresh;
   /* a prefill batch holds the prompts its budget fits on each attention rank */
   double k_max = MAX(1, floor((ld->chunk > 0 ? ld->chunk : fresh) / fresh)) * engine_attn_dp(p);
-  double cap = MIN(MIN(md.max_seqs, ld->max_batch), engine_batch_cap(d));
+  double cap = MIN(md.max_seqs, engine_launch_cap(d, ld->max_batch));
   double users = ld->users > 0 ? ld->users : cap * dec;
   /* the prefill pool's ceiling, every engine running full batches back to back: beyond it prompts
    * queue (the users who wait show in TTFT below), as beyond the decode pool's */

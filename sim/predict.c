@@ -173,7 +173,7 @@ void outcome_clear(Outcome *o) { g_clear_pointer(&o->reason, g_free); }
 
 double predict_engine_slots(const Deployment *d, double max_seqs)
 {
-  return MIN(MIN(max_seqs, d->load.max_batch), engine_batch_cap(&d->decode));
+  return MIN(max_seqs, engine_launch_cap(&d->decode, d->load.max_batch));
 }
 
 void predict_ceilings(const Deployment *d, Ceilings *out)

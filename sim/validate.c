@@ -340,7 +340,7 @@ static void use_profile(const ValRow *r, Engine *e, const Profile *prof)
     e->graphs = r->graphs;
   else
     engine_stack_graphs(e->stack, e->draft_tokens,
-                        (int)ceil(MIN(r->load.max_batch, engine_batch_cap(e)) / engine_attn_dp(e)), &e->graphs);
+                        (int)ceil(engine_launch_cap(e, r->load.max_batch) / engine_attn_dp(e)), &e->graphs);
 }
 
 /* PROF, or the row's copy of it with its launch settings over its stack's defaults. */

@@ -818,6 +818,36 @@ START_TEST(compute_bound_engine_admits)
 }
 END_TEST
 
+/* A launch's batch cap is the engine's: TensorRT-LLM launched with max_batch_size 1,500 runs 1,500
+ * sequences, though its stack's default (the cap where a launch sets none) is 1,000. The default
+ * counts per attention rank: 8 ranks of an attention-DP engine run 8 x 1,000. Offline, Llama-3.3-70B
+ * FP4 on one B200 with 128-token prompts and answers (256 tokens of FP8 KV cache a sequence, 41.9 MB:
+ * some 3,000 fit beside 35 GB of weights) saturates the launch's cap, not the default. */
+START_TEST(launch_cap_replaces_stack_default)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  prof.stack[STACK_TRTLLM].max_seqs_per_rank = 1000;
+  Engine e = engine(c, "b200-hgx8", "llama-3.3-70b", PREC_FP4, 1, &prof);
+  ck_assert_close(engine_launch_cap(&e, 1500), 1500, 1e-12);
+  ck_assert_close(engine_launch_cap(&e, 64), 64, 1e-12);
+  ck_assert_close(engine_launch_cap(&e, ENGINE_BATCH_UNSET), 1000, 1e-12);
+  ck_assert_close(engine_launch_cap(&e, 1e9), 1000, 1e-12); /* validate's rows without one */
+  Engine adp = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP4, 8, &prof);
+  adp.ep = 8, adp.dp_attention = TRUE;
+  ck_assert_close(engine_launch_cap(&adp, ENGINE_BATCH_UNSET), 8000, 1e-12);
+  Load ld = { .isl = 128, .osl = 128, .max_batch = 1500, .chunk = 8192 };
+  SteadyState ss;
+  g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
+  ck_assert_ptr_null(why);
+  ck_assert_double_gt(ss.max_seqs, 1500);
+  ck_assert_double_gt(ss.batch, 1000);
+  ck_assert_double_le(ss.batch, 1500 + 1e-9);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Under latency limits (an MLPerf server run) the steady state serves the most it can while they
  * hold, so at the answer a limit binds: Llama-3.1-8B FP8 on one H200 with the built-in profile,
  * 930-token prompts, 129-token answers, TPOT up to 70 ms and p99 TTFT up to 2 s. Throughput rises with
@@ -1349,6 +1379,7 @@ int main(void)
   tcase_add_test(tc, disaggregated_ttft_has_handoff);
   tcase_add_test(tc, batch_wait_timeout_in_steady_state);
   tcase_add_test(tc, compute_bound_engine_admits);
+  tcase_add_test(tc, launch_cap_replaces_stack_default);
   tcase_add_test(tc, slo_limit_binds);
   tcase_add_test(tc, prompt_wait_tail);
   tcase_add_test(tc, ttft_tail_binds);

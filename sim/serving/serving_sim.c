@@ -290,7 +290,7 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
   memory_plan(e, ctx, &m);
   /* KV room in tokens: the bytes left over the bytes one token of context takes on a GPU */
   g->kv_cap = MAX(m.kv_free, 0) / memory_kv_bytes_per_seq_gpu(e, 1) * engine_attn_dp(e);
-  g->max_running = (int)MIN(es->max_batch, engine_batch_cap(e));
+  g->max_running = (int)engine_launch_cap(e, es->max_batch);
   g->tps = engine_tokens_per_step(e);
   g->green = role == ROLE_AGG ? p->green_prefill_sms : 0;
   g->adp = engine_attn_dp(e); /* a drained engine changes role: no sequence is on its ranks */
