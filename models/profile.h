@@ -134,6 +134,10 @@ typedef struct {
    * handshake between the two workers and the transfer's set-up. A disaggregated TTFT at low load
    * is request_overhead + prefill + handoff_overhead + the transfer itself. */
   double handoff_overhead;
+  /* disaggregated serving: the decode engine's steps a handed-over request waits, its KV cache
+   * arrived, before it joins the batch and its first token reaches the user (its scheduler looks
+   * at the transfers, and admits them, once a step) */
+  double handoff_steps;
   double max_seqs_per_rank;   /* sequences a step runs per attention rank where the launch sets no cap */
   gboolean kv_reserve_full;   /* admission reserves KV for the whole ISL + OSL (no eviction) */
   /* How the stack sizes its KV pool (memory.c): its rule and the fraction it takes (0 with

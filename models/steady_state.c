@@ -313,8 +313,12 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
      * follows the arrivals), so rho near 1 is a busy pool, not an endless queue. */
     double load = MIN(s.x * tb_max / (k_max * pre), MAX_SHARE);
     double wait = MAX(rho * tb / 2, tb_max * load / (2 * k_max * (1 - load)));
-    double ttft = tb + wait + t_kv + overhead;
     double td = step_time_decode(d, s.bd, ctx);
+    /* a decode engine busy with other users' sequences takes the transferred request in after the
+     * stack's handoff_steps of its steps (its scheduler's looks at the transfers); an idle one at
+     * once, as the event simulation does */
+    double per = users / dec, busy = per > 1 ? MIN(1, s.bd * (per - 1) / per) : 0;
+    double ttft = tb + wait + t_kv + d->prof->stack[d->stack].handoff_steps * td * busy + overhead;
     s.step = td;
     s.tpot = td / a;
     double decode = (ld->osl - 1) * s.tpot;

@@ -198,8 +198,10 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
     if (s != STACK_TRTLLM) /* the reference the architectures' shares are fitted for */
       ADD(sp->kernel_efficiency, 0.5, 1.0);
     ADD(sp->request_overhead, 1e-3, 0.5);
-    if (u.disaggregated[s])
+    if (u.disaggregated[s]) {
       ADD(sp->handoff_overhead, 1e-3, 1.0);
+      ADD(sp->handoff_steps, 0.05, 4); /* from 0 its first trial is the floor */
+    }
     ADD(sp->max_seqs_per_rank, 16, 2048);
     if (u.mtp) {
       ADD(sp->mtp_acceptance, 0.2, 0.95);
@@ -237,6 +239,7 @@ static void carry_forward(GPtrArray *rows, Profile *p)
     offsetof(StackProfile, host_overhead),     offsetof(StackProfile, eager_layer_overhead),
     offsetof(StackProfile, mtp_host_overhead),
     offsetof(StackProfile, request_overhead),  offsetof(StackProfile, handoff_overhead),
+    offsetof(StackProfile, handoff_steps),
     offsetof(StackProfile, mtp_acceptance),
   };
 #define FIELD(sp, off) (*(double *)((char *)(sp) + (off)))

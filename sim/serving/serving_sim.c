@@ -21,7 +21,7 @@
  * longer than the flows and steps they time, so the run would stall at one instant for ever. */
 #define SIM_HORIZON 1e8
 typedef enum { ROLE_AGG, ROLE_PREFILL, ROLE_DECODE } Role;
-enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX, EV_SCALE, EV_WAKE, EV_MAINT, EV_MAINT_DONE };
+enum { EV_ARRIVAL, EV_ENTER, EV_KV, EV_PSTEP, EV_PLAN, EV_RECONF, EV_HANDOFF, EV_READY, EV_FAIL, EV_REPAIR, EV_POWER, EV_TRAY, EV_TRAY_FIX, EV_SCALE, EV_WAKE, EV_MAINT, EV_MAINT_DONE, EV_JOIN };
 
 typedef struct {
   double arrival, first, done;
@@ -93,6 +93,7 @@ typedef struct {
    * queue holds only the outside events a decode run must stop for */
   double step_at;
   guint64 step_seq;
+  double decode_step;     /* s, its last decode step: what a handed-over request waits steps of */
   int heap_pos;           /* its place in Sim.stepping while a step is in flight; -1 when idle */
   double green;           /* Green Contexts: SM share of a separate prefill stream (0: one stream) */
   gboolean pbusy;         /* that prefill stream has a step in flight */
@@ -597,6 +598,7 @@ static void start_streams(Sim *s, Eng *g)
     de.bw_share = g->pbusy ? 1 - g->green : 1;
     StepTime t;
     g->steps = timed_steps(s, g, &de, &b, &t);
+    g->decode_step = t.total;
     g->busy = TRUE;
     account_step(s, g, &t, g->steps, g->n_dec, 1 - g->green);
     schedule_step(s, g, s->now + g->steps * t.total);
@@ -649,6 +651,8 @@ static void start_step(Sim *s, Eng *g)
   }
   StepTime t;
   g->steps = timed_steps(s, g, g->e, &b, &t);
+  if (g->n_dec)
+    g->decode_step = t.total;
   if (g->steps > 1 && g->role == ROLE_AGG)
     hold_balance_idle(&g->hold, &g->e->prof->stack[g->e->stack], g->adp, g->rank_gen, g->steps - 1);
   g->busy = TRUE;
@@ -1071,18 +1075,12 @@ static void step_done(Sim *s, Eng *g, gboolean prefill_stream)
     dispatch_held(s);
 }
 
-/* A prompt's KV cache reached its decode engine. The prefill engine's first token reaches the user
+/* A handed-over request joins its decode engine. The prefill engine's first token reaches the user
  * through the decode engine (Dynamo streams from the decode worker), once that engine takes the
  * request: a full decode pool delays it. */
-static void kv_arrived(Sim *s, int i)
+static void join_decode(Sim *s, int i)
 {
   Req *r = req(s, i);
-  r->generated = 1;
-  if (r->osl <= 1) {
-    r->first = s->now;
-    complete(s, i);
-    return;
-  }
   Eng *g = s->engs->pdata[r->target];
   if ((g->down || g->servicing) && !(g = least_loaded(s, ROLE_DECODE))) { /* it failed or went to
                                                                            * maintenance meanwhile:
@@ -1093,6 +1091,25 @@ static void kv_arrived(Sim *s, int i)
   g_queue_push_tail(&g->waiting, GINT_TO_POINTER(i));
   try_admit(s, g);
   start_step(s, g);
+}
+
+/* A prompt's KV cache reached its decode engine: a decoding engine's scheduler takes the request
+ * in after the stack's handoff_steps of its steps (profile.h), an idle one at once. */
+static void kv_arrived(Sim *s, int i)
+{
+  Req *r = req(s, i);
+  r->generated = 1;
+  if (r->osl <= 1) {
+    r->first = s->now;
+    complete(s, i);
+    return;
+  }
+  const Eng *g = s->engs->pdata[r->target];
+  double wait = g->n_dec > 0 ? g->e->prof->stack[g->e->stack].handoff_steps * g->decode_step : 0;
+  if (wait > 0)
+    push_external(s, s->now + wait, EV_JOIN, i);
+  else
+    join_decode(s, i);
 }
 
 /* Failures (SimConfig.failures): an engine fails when any of its GPUs or nodes does, at the sum of
@@ -1826,6 +1843,8 @@ gboolean sim_step(Sim *s)
     maintain(s, s->engs->pdata[ev.who]);
   else if (ev.kind == EV_MAINT_DONE)
     maintained(s, s->engs->pdata[ev.who]);
+  else if (ev.kind == EV_JOIN)
+    join_decode(s, ev.who);
   else
     kv_arrived(s, ev.who);
   return TRUE;
