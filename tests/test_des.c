@@ -507,6 +507,15 @@ START_TEST(disaggregated_pools)
 }
 END_TEST
 
+/* GB200 pools with the built-in profile and varied lengths: where the handoff tests run. */
+static SimConfig handoff_pools(const Catalog *c, Profile *prof, Engine *e, Engine *d)
+{
+  profile_defaults(prof);
+  SimConfig p = gb200_pools(c, prof, e, d);
+  varied_lengths(&p);
+  return p;
+}
+
 /* The handoff between the pools (second hop, worker handshake) comes before the KV transfer:
  * every first token moves by it, and nothing else does. One user, so that the decode batch is
  * the same whatever the handoff (with a few, a longer wait between a user's requests changes
@@ -515,10 +524,8 @@ START_TEST(disaggregated_handoff)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
-  profile_defaults(&prof);
   Engine e, d;
-  SimConfig p = gb200_pools(c, &prof, &e, &d);
-  varied_lengths(&p);
+  SimConfig p = handoff_pools(c, &prof, &e, &d);
   p.users = 1;
   p.requests = 200;
   SimResult r[2];
@@ -544,10 +551,8 @@ START_TEST(disaggregated_handoff_steps)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
-  profile_defaults(&prof);
   Engine e, d;
-  SimConfig p = gb200_pools(c, &prof, &e, &d);
-  varied_lengths(&p);
+  SimConfig p = handoff_pools(c, &prof, &e, &d);
   p.requests = 400;
   int users[2] = { 1, 16 };
   double steps[2] = { 0, 3 };
