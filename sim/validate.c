@@ -155,7 +155,7 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
       r->load.chunk = bench_tokens;
   }
   if (s.graphs.n > 0) { /* TensorRT-LLM keeps the graphs its batch and token limits can fill */
-    double cap = r->load.max_batch < 1e9 ? r->load.max_batch : INFINITY;
+    double cap = r->load.max_batch < ENGINE_BATCH_UNSET ? r->load.max_batch : INFINITY;
     double tokens = r->load.chunk > 0 ? r->load.chunk : INFINITY;
     if (r->decode.stack == STACK_TRTLLM)
       recipes_trtllm_graphs(&s.graphs, cap, tokens, MAX(r->draft_tokens, 0), &r->graphs);
@@ -505,9 +505,9 @@ static void sim_config_of(const ValRow *r, SimConfig *p)
     p->output = (LengthSpec){ .dist = DIST_FIXED, .mean = r->load.osl, .min = 1, .max = r->load.osl };
     p->requests = (int)CLAMP(5 * r->load.users, 500, 50000);
   }
-  p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = (int)MIN(r->load.max_batch, 1 << 20);
+  p->agg.max_batch = p->decode.max_batch = p->prefill.max_batch = (int)MIN(r->load.max_batch, ENGINE_BATCH_UNSET);
   if (r->disaggregated) /* the cap is the decode engines'; prefill batches by its token budget */
-    p->prefill.max_batch = 1 << 20;
+    p->prefill.max_batch = (int)ENGINE_BATCH_UNSET;
   p->agg.chunked_prefill = (int)r->load.chunk;
   p->prefill.chunked_prefill = (int)r->load.chunk;
 }
