@@ -190,6 +190,12 @@ static void describe(const Point *pt, ResultRow *row)
 }
 
 /* ROW's point cannot run, for WHY (taken). */
+/* Of a window's requests, the share answered: all but the lost (LOST_SHARE, NAN without failures). */
+static double answered_share(double lost_share)
+{
+  return isfinite(lost_share) ? 1 - lost_share : 1;
+}
+
 static void refuse(ResultRow *row, char *why)
 {
   row->status = OUTCOME_INFEASIBLE;
@@ -487,7 +493,7 @@ static void shared_floor_members(const Point *pt, const Profile *prof, Member *m
 /* The floor's figures: every member's simulated part times its scale, summed (shares of the run
  * weighted by the GPUs each held); the members in words; the first not ok and why. */
 typedef struct {
-  double tokens, power, held, goodput, served, slots, capacity, events, requests;
+  double tokens, power, held, goodput, served, asked, slots, capacity, events, requests;
   double fails, lost, retried, trays, avail, degraded, maint, parked;
   OutcomeKind worst;
   char *first_bad;
@@ -513,6 +519,7 @@ static void shared_floor_sum(const Member *m, FloorMember *fm, int n, double flo
     s->tokens += o->out_tok_s_per_gpu * o->gpus * scale;
     s->power += o->gpu_power_w * gpus, s->held += gpus;
     s->goodput += o->goodput * scale, s->served += o->served * scale;
+    s->asked += o->served / answered_share(o->lost_share) * scale; /* answered or lost */
     s->events += o->events, s->requests += o->requests;
     if (isfinite(o->failures))
       s->fails += o->failures * scale, s->lost += o->lost * scale, s->retried += o->retried * scale;
@@ -561,11 +568,12 @@ static gboolean shared_floor_row(const Point *pt, const Outcome *first, const Fl
   row->deployment_gpus = floor_gpus;
   row->out_tok_s_per_gpu = s->tokens / floor_gpus;
   row->goodput_req_s = s->goodput;
-  row->slo_attainment = s->served > 0 ? s->goodput / s->served : NAN;
+  row->slo_attainment = s->asked > 0 ? s->goodput / s->asked : NAN;
   row->sim_events = s->events, row->sim_requests = s->requests;
   row->parked_share = f->autoscale ? s->parked / s->held : NAN;
   if (f->failures)
     row->failures = s->fails, row->requests_lost = s->lost, row->requests_retried = s->retried,
+    row->lost_share = s->asked > 0 ? 1 - s->served / s->asked : 0,
     row->switch_tray_failures = s->trays, row->degraded_share = s->degraded / s->held;
   if (f->failures || f->maint_interval > 0)
     row->availability = s->avail / s->held;
@@ -588,7 +596,7 @@ static void shared_floor_judge(const Member *m, const FloorMember *fm, int n, Re
     const Outcome *o = &fm[k].out;
     ResultRow r = { .tok_s_per_user = o->tok_s_per_user, .ttft_p50_ms = o->ttft * 1e3, .ttft_p90_ms = o->ttft_p90 * 1e3,
                     .ttft_p99_ms = o->ttft_p99 * 1e3, .tpot_p50_ms = o->tpot * 1e3, .tpot_p90_ms = o->tpot_p90 * 1e3,
-                    .tpot_p99_ms = o->tpot_p99 * 1e3 };
+                    .tpot_p99_ms = o->tpot_p99 * 1e3, .lost_share = o->lost_share };
     PlanParams plan = m[k].pt->p.plan;
     g_autofree char *cls_breach = NULL;
     g_autofree char *cls = class_figures(m[k].pt, o, &cls_breach);
@@ -737,6 +745,7 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
   row->cache_remote_rate = o.cache_remote_rate;
   row->planner_moves = pt->p.serving.planner ? o.moves : NAN;
   row->failures = o.failures, row->requests_lost = o.lost, row->requests_retried = o.retried;
+  row->lost_share = o.lost_share;
   row->availability = o.availability;
   row->switch_tray_failures = o.tray_failures, row->degraded_share = o.degraded;
   row->shed_rate = o.shed, row->mean_power_cap_w = o.mean_cap_w, row->parked_share = o.parked;
@@ -749,7 +758,8 @@ void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row,
     for (guint k = 0; k < o.n_classes; k++)
       row->goodput_req_s += o.classes[k].goodput;
   }
-  row->slo_attainment = o.served > 0 ? row->goodput_req_s / o.served : NAN; /* both of the simulated part */
+  /* both of the simulated part; the lost requests missed it too */
+  row->slo_attainment = o.served > 0 ? row->goodput_req_s / o.served * answered_share(o.lost_share) : NAN;
   if (pt->p.factory.floor) { /* the sample's counts stand for the floor's */
     row->failures *= scale, row->requests_lost *= scale, row->requests_retried *= scale;
     row->switch_tray_failures *= scale;

@@ -9,7 +9,8 @@
 static const char *const lower_is_better[] = {
   "usd_per_mtok", "joules_per_token", "gpu_power_w", "it_w_per_gpu", "optics_w_per_gpu", "step_ms", "ttft_p50_ms",
   "ttft_p90_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p99_ms", "e2e_p50_ms", "e2e_p99_ms",
-  "deployment_gpus", "facility_mw", "it_mw", "racks", "fabric_tiers", NULL,
+  "deployment_gpus", "facility_mw", "it_mw", "racks", "fabric_tiers", "failures", "requests_lost", "lost_share",
+  "requests_retried", "switch_tray_failures", "degraded_share", "shed_rate", NULL,
 };
 
 gboolean frontier_column_maximised(const ResultColumn *c)

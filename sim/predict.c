@@ -77,6 +77,7 @@ static void from_simulation(const SimResult *sr, Outcome *out)
   out->cache_host_rate = sr->cache_host_rate, out->cache_storage_rate = sr->cache_storage_rate;
   out->cache_remote_rate = sr->cache_remote_rate;
   out->failures = sr->failures, out->lost = sr->lost, out->retried = sr->retried, out->availability = sr->availability;
+  out->lost_share = sr->lost_share;
   out->shed = sr->shed, out->mean_cap_w = sr->mean_cap_w;
   out->tray_failures = sr->tray_failures, out->degraded = sr->degraded, out->parked = sr->parked;
   out->maintenance = sr->maintenance;
@@ -109,7 +110,7 @@ static void outcome_init(Outcome *out, PredictMethod method)
                         &out->weights, &out->kv_free, &out->max_seqs, &out->pool_load, &out->gpu_activity,
                         &out->gpu_power_w, &out->it_w_per_gpu, &out->slots, &out->capacity_req_s,
                         &out->offered_req_s, &out->cache_hit_rate, &out->cache_host_rate,
-                        &out->cache_storage_rate, &out->cache_remote_rate, &out->failures, &out->lost,
+                        &out->cache_storage_rate, &out->cache_remote_rate, &out->failures, &out->lost, &out->lost_share,
                         &out->retried, &out->availability, &out->shed, &out->mean_cap_w, &out->tray_failures, &out->degraded, &out->parked, &out->maintenance, &out->events,
                         &out->requests };
   for (gsize i = 0; i < G_N_ELEMENTS(figures); i++)

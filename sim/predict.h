@@ -58,6 +58,7 @@ typedef struct {
   double it_w_per_gpu;         /* W per GPU at the wall (its share of the node, NICs, switches) */
   double failures, lost, retried, availability; /* engines failed, requests lost and sent again, the
                                 * engines' share of the run in service (event simulation, failures) */
+  double lost_share;           /* the window's requests lost, of those answered or lost (failures) */
   double shed, mean_cap_w;     /* the power envelope: share of requests turned away, the mean GPU cap */
   double tray_failures, degraded; /* NVLink switch trays failed, engines' share of the run degraded */
   double parked;               /* the autoscaler: engines' share of the run parked */

@@ -36,6 +36,7 @@ typedef struct {
   double planner_moves;       /* engines the planner moved between pools (des) */
   double floor_engines, simulated_engines; /* factory.floor.simulate: the floor's engines, and those simulated */
   double failures, requests_lost, requests_retried, availability; /* factory.failures, over the run */
+  double lost_share;          /* factory.failures: the window's requests lost (never answered) */
   double switch_tray_failures, degraded_share; /* NVLink switch trays failed, engines' share degraded */
   double shed_rate, mean_power_cap_w; /* factory.envelope, over the run */
   double parked_share;        /* factory.autoscale: engines' share of the run parked */

@@ -10,6 +10,11 @@ double slo_at(Percentile p, double p50, double p90, double p99)
   return isnan(v) ? p50 : v;
 }
 
+double percentile_fraction(Percentile p)
+{
+  return p == PCT_P99 ? 0.99 : p == PCT_P90 ? 0.9 : 0.5;
+}
+
 static char *seconds(double ms)
 {
   return ms >= 1000 ? g_strdup_printf("%.3g s", ms / 1e3) : g_strdup_printf("%.3g ms", ms);
@@ -20,6 +25,13 @@ SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why)
   const char *pct = percentile_names[s->percentile];
   double ttft = slo_at(s->percentile, r->ttft_p50_ms, r->ttft_p90_ms, r->ttft_p99_ms);
   double tpot = slo_at(s->percentile, r->tpot_p50_ms, r->tpot_p90_ms, r->tpot_p99_ms);
+  double may_miss = 1 - percentile_fraction(s->percentile);
+  if (slo_any(s) && r->lost_share > may_miss) {
+    if (why)
+      *why = g_strdup_printf("%.3g%% of the requests lost with failed engines, more than the %.3g%% a %s limit lets miss",
+                             100 * r->lost_share, 100 * may_miss, pct);
+    return SLO_LOST;
+  }
   if (s->max_ttft > 0 && !(ttft <= s->max_ttft * 1e3)) {
     if (why) {
       g_autofree char *a = seconds(ttft), *b = seconds(s->max_ttft * 1e3);

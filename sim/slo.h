@@ -11,14 +11,18 @@
 #include "params.h"
 #include "results.h"
 
-typedef enum { SLO_MET, SLO_TTFT, SLO_TPOT, SLO_TOK_S_PER_USER } SloBreach;
+typedef enum { SLO_MET, SLO_LOST, SLO_TTFT, SLO_TPOT, SLO_TOK_S_PER_USER } SloBreach;
 
-/* The first limit of S that R breaks (TTFT, then TPOT, then tokens/s per user), or SLO_MET; with
+/* The first limit of S that R breaks, or SLO_MET: more requests lost to failed engines
+ * (R's lost_share) than S's percentile lets miss (a lost request is never answered, so it misses
+ * every limit: a p99 limit allows 1% of them), then TTFT, TPOT and tokens/s per user; with
  * *WHY (when WHY is not NULL) the numbers, newly allocated. */
 SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why);
 /* The figure at percentile P of one given at p50, p90 and p99: the median where the method computed
  * no other (NAN), as the steady state's rows have. */
 double slo_at(Percentile p, double p50, double p90, double p99);
+/* The share of requests percentile P holds to (0.5, 0.9, 0.99). */
+double percentile_fraction(Percentile p);
 /* Whether S sets any limit. */
 gboolean slo_any(const PlanParams *s);
 /* S in words ("p50 TTFT <= 2 s, >= 50 tok/s per user"), newly allocated; "none" without limits. */

@@ -169,7 +169,9 @@ static void floor_text(GString *s, const ResultRow *p)
     return;
   g_string_append_printf(s, "  over the run: %.0f of %.0f engines simulated", p->simulated_engines, p->floor_engines);
   if (isfinite(p->slo_attainment))
-    g_string_append_printf(s, ", SLO met by %.4g%% of the requests served", p->slo_attainment * 100);
+    g_string_append_printf(s, ", SLO met by %.4g%% of the requests", p->slo_attainment * 100);
+  if (p->lost_share > 0)
+    g_string_append_printf(s, " (%.3g%% lost with failed engines)", p->lost_share * 100);
   if (isfinite(p->tok_s_per_mw_drawn))
     g_string_append_printf(s, ", %.0f tok/s per MW drawn", p->tok_s_per_mw_drawn);
   if (isfinite(p->availability))

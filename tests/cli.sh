@@ -633,6 +633,35 @@ r = next(csv.DictReader(open(sys.argv[1])))
 m, a = float(r["maintenance_share"]), float(r["availability"])
 sys.exit(0 if 0.08 < m < 0.11 and abs(a - (1 - m)) < 1e-5 else 1)' "$out/floor-maint/results.csv" &&
   ok || { fail "maintenance 12 s every 2 min: a tenth of the engines out, the rest available"; cat "$out/floor-maint/results.csv"; }
+# engines failing every few minutes without retries: the lost requests are never answered, so
+# they miss the p90 TTFT limit (over 10% lost: slo-violated for it, though every answered request
+# was fast) and retrying them is judged by its TTFT, not flattered by the losses
+cat >"$out/lost.yaml" <<'ZZEOF'
+name: lost
+seed: 1
+system: h200-sxm-hgx8
+model: llama-3.3-70b
+workload:
+  input: {dist: fixed, mean: 1024}
+  output: {dist: fixed, mean: 256}
+  arrival: {kind: poisson, rate: 20 req/s}
+serving:
+  framework: trtllm
+  precision: fp8
+  aggregated: {workers: 4, tp: 2}
+factory:
+  failures: {enabled: true, gpu_mtbf: 3 min, node_mtbf: 1 h, repair_time: 20 s, retry: [false, true]}
+plan: {max_ttft: 2 s, percentile: p90}
+ZZEOF
+expect_rc 0 "engines failing, requests lost or retried" "$AIFSIM" run "$out/lost.yaml" -o "$out/lost" -q
+python3 -c 'import csv, sys
+lost, retried = list(csv.DictReader(open(sys.argv[1])))
+share = float(lost["lost_share"])
+ok = (lost["status"] == "slo-violated" and "lost with failed engines" in lost["reason"] and share > 0.1
+      and lost["ttft_p90_ms"] == "" and abs(float(lost["slo_attainment"]) - (1 - share)) < 0.05
+      and float(retried["lost_share"]) == 0 and "TTFT" in retried["reason"])
+sys.exit(0 if ok else 1)' "$out/lost/results.csv" &&
+  ok || { fail "lost requests miss the SLO: more than its percentile lets miss is a breach"; cat "$out/lost/results.csv"; }
 expect_rc 0 "plan --size" "$AIFSIM" plan "$out/floor.yaml" --size -o "$out/floor-size" -q
 python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))

@@ -211,6 +211,48 @@ START_TEST(metrics_by_hand)
 }
 END_TEST
 
+/* Lost requests by hand: ten arrive at 0..9 s; the first eight are answered, request j giving its
+ * first token 0.1 (j + 1) s after it arrived (0.1 .. 0.8 s) and completing at j + 1 s with 2
+ * tokens; the last two are lost (their engine failed) at 9.5 and 9.8 s. The window (0..10 s) has 8
+ * answered and 2 lost: the answered share is 0.8, so the median TTFT is the answered ones' quantile
+ * 0.5 / 0.8 = 0.625: position 0.625 x 7 = 4.375 among 0.1 .. 0.8, 0.5 + 0.375 x 0.1 = 0.5375 s;
+ * p90 and p99 fall among the lost (0.9 > 0.8): none. TPOT (answered only): (1 - 0.1 (j+1)) / 1, its
+ * median over j = 0..7 (0.9 .. 0.2) 0.55 s. Goodput at a 0.45 s limit: four (0.1 .. 0.4 s) in 10 s,
+ * 0.4 req/s; 8 answered in 10 s, 0.8 req/s. */
+START_TEST(lost_requests_miss_the_slo)
+{
+  MetricsConfig c = { .start = 0, .target = 10, .max_ttft = 0.45 };
+  g_autoptr(Metrics) m = metrics_new(&c);
+  for (int k = 0; k < 10; k++) {
+    metrics_arrived(m, k);
+    if (k < 8)
+      metrics_completed(m, k + 1, k, k + 0.1 * (k + 1), 2);
+  }
+  metrics_dropped(m, 9.5, 8);
+  metrics_dropped(m, 9.8, 9);
+  MetricsSummary s;
+  metrics_summary(m, 10, &s);
+  ck_assert_uint_eq(s.measured, 8);
+  ck_assert_uint_eq(s.lost, 2);
+  ck_assert_close(s.ttft[0], 0.5375, 1e-12);
+  ck_assert(isnan(s.ttft[1]) && isnan(s.ttft[2]) && isnan(s.e2e[1]));
+  ck_assert_close(s.tpot[0], 0.55, 1e-12);
+  ck_assert_close(s.goodput, 0.4, 1e-12);
+  ck_assert_close(s.req_s, 0.8, 1e-12);
+  /* lost before the window opens (a tenth of the target done: after the first completion at 1 s)
+   * is not measured; one lost in it is */
+  MetricsConfig c2 = { .start = -1, .target = 10 };
+  g_autoptr(Metrics) o = metrics_new(&c2);
+  metrics_arrived(o, 0), metrics_arrived(o, 0.1), metrics_arrived(o, 0.2);
+  metrics_dropped(o, 0.5, 0.1);
+  metrics_completed(o, 1, 0, 0.5, 2); /* the window opens */
+  metrics_dropped(o, 1.5, 0.2);
+  metrics_summary(o, 2, &s);
+  ck_assert_uint_eq(s.measured, 0);
+  ck_assert_uint_eq(s.lost, 1);
+}
+END_TEST
+
 /* Poisson arrivals at twice what one engine serves (its rate when swamped) are unstable whatever
  * the run's length, though its medians depend on how many requests were simulated; at half, stable. */
 START_TEST(overload_is_unstable)
@@ -1112,6 +1154,10 @@ START_TEST(failure_moves_load)
   ck_assert(!lost.unstable); /* the lost leave the count in flight */
   ck_assert_int_le(abs((int)(lost.measured + lost.lost) - (int)lost.arrivals), 60);
   ck_assert_int_le(lost.measured + (guint)lost.lost, lost.arrivals);
+  /* the window is the whole run (WINDOW_ALL): every lost request is in it, and the lost share is
+   * lost over answered + lost; with retries none */
+  ck_assert_close(lost.lost_share, lost.lost / (lost.measured + lost.lost), 1e-12);
+  ck_assert_double_eq(res.lost_share, 0);
   profile_clear(&prof);
 }
 END_TEST
@@ -1316,6 +1362,7 @@ int main(void)
   tcase_add_test(tc, closed_loop_agrees_with_steady_state);
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, metrics_by_hand);
+  tcase_add_test(tc, lost_requests_miss_the_slo);
   tcase_add_test(tc, overload_is_unstable);
   tcase_add_test(tc, judge_load);
   tcase_add_test(tc, trace_replay);

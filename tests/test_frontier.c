@@ -346,6 +346,21 @@ START_TEST(slo_each_limit)
   g_autofree char *words = slo_describe(&(PlanParams){ .max_ttft = 2, .max_tpot = 0.04, .min_tok_s_per_user = 50,
                                                        .percentile = PCT_P90 });
   ck_assert_str_eq(words, "p90 TTFT <= 2 s, p90 TPOT <= 40 ms, >= 50 tok/s per user");
+  /* requests lost with failed engines, never answered: a p99 limit lets 1% of the requests miss, a
+   * p90 one 10%, and no limit none is judged. 2% lost breaks p99 whatever the answered TTFTs
+   * (1.5 s <= 2 s at p50 here) and is named first; p90 lets them pass */
+  r.lost_share = 0.02;
+  slo = (PlanParams){ .max_ttft = 2.0, .percentile = PCT_P99 };
+  g_autofree char *why4 = NULL;
+  ck_assert_int_eq(slo_check(&slo, &r, &why4), SLO_LOST);
+  ck_assert_str_eq(why4, "2% of the requests lost with failed engines, more than the 1% a p99 limit lets miss");
+  slo = (PlanParams){ .max_ttft = 2.0, .percentile = PCT_P50 };
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET); /* 2% <= 50%, 1.5 s <= 2 s */
+  slo = (PlanParams){ .min_tok_s_per_user = 10, .percentile = PCT_P90 };
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET); /* 2% <= 10% */
+  r.lost_share = 0.15;
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_LOST); /* 15% > 10% */
+  ck_assert_int_eq(slo_check(&(PlanParams){ .percentile = PCT_P99 }, &r, NULL), SLO_MET); /* no limit */
   result_row_clear(&r);
 }
 END_TEST

@@ -31,7 +31,7 @@ struct Metrics {
   int n0, n_last_arrival;  /* in flight at the window's opening and after its last arrival */
   guint arrivals, completed;
   /* the measured requests (completed inside the window, arrived after the warm-up) */
-  guint measured;
+  guint measured, lost;     /* answered, and lost (never answered) */
   double tokens, e2e_sum, good;
   Dist ttft, tpot, e2e;
   /* completions before the window opens (a tenth of the requests at most): measured only if it
@@ -42,6 +42,7 @@ struct Metrics {
 typedef struct {
   double arrival, first, done;
   int osl;
+  gboolean lost;           /* lost at DONE, never answered */
 } Early;
 
 static void dist_init(Dist *d) { *d = (Dist){ .exact = g_array_new(FALSE, FALSE, sizeof(double)) }; }
@@ -163,17 +164,21 @@ void metrics_completed(Metrics *m, double now, double arrival, double first, int
   if (m->start >= 0 && now > m->start && arrival >= m->c.warmup)
     measure(m, arrival, first, now, osl);
   else if (m->start < 0)
-    g_array_append_val(m->early, ((Early){ arrival, first, now, osl }));
+    g_array_append_val(m->early, ((Early){ arrival, first, now, osl, FALSE }));
   if (m->start < 0 && m->completed >= (m->c.target + 9) / 10) {
     m->start = now; /* no warm-up given: the window opens once a tenth of the requests are done */
     g_array_set_size(m->early, 0);
   }
 }
 
-void metrics_dropped(Metrics *m, double now)
+void metrics_dropped(Metrics *m, double now, double arrival)
 {
   account(m, now);
   m->in_flight--;
+  if (m->start >= 0 && now > m->start && arrival >= m->c.warmup)
+    m->lost++;
+  else if (m->start < 0)
+    g_array_append_val(m->early, ((Early){ arrival, NAN, now, 0, TRUE }));
 }
 
 void metrics_summary(Metrics *m, double now, MetricsSummary *out)
@@ -184,21 +189,33 @@ void metrics_summary(Metrics *m, double now, MetricsSummary *out)
                            .backlog_growth = m->arrivals ? m->n_last_arrival - m->n0 : 0 };
   for (guint k = 0; m->start < 0 && k < m->early->len; k++) { /* the window never opened: from t = 0 */
     const Early *r = &g_array_index(m->early, Early, k);
-    if (r->done > 0 && r->arrival >= m->c.warmup)
-      measure(m, r->arrival, r->first, r->done, r->osl);
+    if (r->done > 0 && r->arrival >= m->c.warmup) {
+      if (r->lost)
+        m->lost++;
+      else
+        measure(m, r->arrival, r->first, r->done, r->osl);
+    }
   }
   g_array_set_size(m->early, 0);
   double w = out->window;
-  out->measured = m->measured;
+  out->measured = m->measured, out->lost = m->lost;
   out->out_tok_s = w > 0 ? m->tokens / w : NAN;
   out->req_s = w > 0 ? m->measured / w : NAN;
   out->goodput = w > 0 ? m->good / w : NAN;
   out->mean_e2e = m->measured ? m->e2e_sum / m->measured : NAN;
   out->mean_in_flight = w > 0 ? m->area / w : NAN;
   static const double q[3] = { 0.5, 0.9, 0.99 };
-  dist_quantiles(&m->ttft, q, 3, out->ttft);
+  /* the lost requests sit above every answered one: quantile q of all is the answered ones' at
+   * q / (1 - lost share), none (NAN) where it falls among the lost */
+  double answered = m->measured ? (double)m->measured / (m->measured + m->lost) : 1, qa[3];
+  for (int i = 0; i < 3; i++)
+    qa[i] = MIN(q[i] / answered, 1.0);
+  dist_quantiles(&m->ttft, qa, 3, out->ttft);
   dist_quantiles(&m->tpot, q, 3, out->tpot);
-  dist_quantiles(&m->e2e, q, 3, out->e2e);
+  dist_quantiles(&m->e2e, qa, 3, out->e2e);
+  for (int i = 0; i < 3; i++)
+    if (q[i] > answered)
+      out->ttft[i] = out->e2e[i] = NAN;
   double a = out->arrivals;
   out->backlog_judged = a >= METRICS_MIN_ARRIVALS;
   out->backlog_grew = out->backlog_judged && out->backlog_growth > MAX(0.1 * a, 4 * sqrt(a));

@@ -21,6 +21,8 @@ typedef struct {
 typedef struct {
   double window;             /* s */
   guint measured;            /* requests completed in the window */
+  guint lost;                /* requests lost in the window (their engine failed), arrived after
+                              * the warm-up: never answered (metrics_dropped) */
   double out_tok_s, req_s, goodput;
   double ttft[3], tpot[3], e2e[3]; /* p50, p90, p99 (s) */
   double mean_in_flight, mean_e2e;
@@ -45,9 +47,13 @@ void metrics_arrived(Metrics *m, double now);
 /* A request that arrived at ARRIVAL, gave its first token at FIRST and asked for OSL tokens
  * completed at NOW. */
 void metrics_completed(Metrics *m, double now, double arrival, double first, int osl);
-/* A request in flight was lost at NOW (its engine failed): it leaves the count in flight, and no
- * figure counts it. */
-void metrics_dropped(Metrics *m, double now);
+/* A request that arrived at ARRIVAL was lost at NOW (its engine failed with nowhere to send it
+ * again): it leaves the count in flight and is never answered. Measured like a completion (inside
+ * the window, arrived after the warm-up), it counts as a request whose first token and end never
+ * came: TTFT's and E2E's quantile q is the answered requests' quantile q / (1 - lost share)
+ * (none, NAN, where q > 1 - lost share: it falls among the lost); it never meets the goodput's
+ * SLO; TPOT and the token sums leave it out. */
+void metrics_dropped(Metrics *m, double now, double arrival);
 /* The figures over the window, which closes at NOW. */
 void metrics_summary(Metrics *m, double now, MetricsSummary *out);
 

@@ -754,9 +754,9 @@ static void drop(Sim *s, int i)
   Req *r = req(s, i);
   s->lost++;
   s->completed++;
-  metrics_dropped(s->m, s->now);
+  metrics_dropped(s->m, s->now, r->arrival);
   if (r->cls >= 0)
-    metrics_dropped(s->cm[r->cls], s->now);
+    metrics_dropped(s->cm[r->cls], s->now, r->arrival);
   if (s->completed >= s->target)
     s->stop = TRUE;
   else
@@ -1509,9 +1509,10 @@ static void measure(Sim *s, SimResult *out)
   out->cache_host_rate = cached && s->p->cache_host > 0 ? s->reload_tokens[CACHE_HOST] / s->prompt_tokens : NAN;
   out->cache_storage_rate = cached && s->p->cache_storage > 0 ? s->reload_tokens[CACHE_STORAGE] / s->prompt_tokens : NAN;
   out->cache_remote_rate = cached && s->p->cache_remote > 0 ? s->reload_tokens[CACHE_REMOTE] / s->prompt_tokens : NAN;
-  out->failures = out->lost = out->retried = out->availability = out->maintenance = NAN;
-  if (s->p->failures) /* over the whole run */
-    out->failures = s->failures, out->lost = s->lost, out->retried = s->retried;
+  out->failures = out->lost = out->retried = out->availability = out->maintenance = out->lost_share = NAN;
+  if (s->p->failures) /* over the whole run; the lost share over the window */
+    out->failures = s->failures, out->lost = s->lost, out->retried = s->retried,
+    out->lost_share = ms.measured + ms.lost > 0 ? (double)ms.lost / (ms.measured + ms.lost) : 0;
   if (s->p->failures || s->p->maint_interval > 0) { /* failed or under maintenance: out */
     double down = held_area(&s->down, s->now);
     out->availability = s->now > 0 ? 1 - down / present_time(s) : 1;

@@ -60,6 +60,8 @@ typedef struct {
   /* failures (SimConfig.failures; NAN without): engines failed in the window, the requests on them
    * lost or sent again, and the engines' share of the window in service */
   double failures, lost, retried, availability;
+  double lost_share;      /* the window's requests lost, of all measured (answered or lost): TTFT's
+                           * and E2E's percentiles count them as never answered (metrics.h) */
   double tray_failures, degraded; /* NVLink switch trays failed, and the engines' share of the run in a
                            * domain with one down (NAN: no failures, or no switch trays) */
   double parked;          /* the autoscaler: the engines' share of the run parked (NAN: none) */
