@@ -11,9 +11,19 @@ const char *const summary_format_names[] = { "table", "csv", "json", NULL };
 
 static const char *const modes[] = { "aggregated", "disaggregated" };
 
+/* Result columns that tell a system's points apart but that the configuration label does not name
+ * (label.h): where one of them takes more than one value among a system's points, the points'
+ * settings (summary_settings) say its value, so no two listed points read alike. */
+static const char *const unlabelled[] = { "model", "arrival", "rate_req_s", "isl", "osl", "router", "max_batch",
+                                          "oversubscription" };
+#define N_UNLABELLED G_N_ELEMENTS(unlabelled)
+
 /* One system: its pick, and the best points of each mode. */
 typedef struct {
   char *name;
+  char *first[N_UNLABELLED];  /* each unlabelled column's value at the system's first point ("" empty) */
+  gboolean varies[N_UNLABELLED]; /* whether another of its points had another */
+  gboolean seen;
   ResultRow *pick;            /* owned copy, or NULL */
   ResultRow *headroom;        /* the pick with the held-out error as headroom (summary.h): owned copy, or NULL */
   GPtrArray *top[2];          /* ResultRow * (owned copies), best first, at most Summary.top */
@@ -47,6 +57,8 @@ static void system_free(gpointer p)
 {
   SystemSummary *s = p;
   g_free(s->name);
+  for (gsize i = 0; i < N_UNLABELLED; i++)
+    g_free(s->first[i]);
   row_free(s->pick);
   row_free(s->headroom);
   for (int m = 0; m < 2; m++)
@@ -89,6 +101,53 @@ static SystemSummary *system_of(Summary *s, const char *name)
 static gint by_tok_s_per_mw(gconstpointer a, gconstpointer b);
 static gboolean clears_with_headroom(const SummaryOptions *opt, const ResultRow *r);
 
+/* R's value of column C as results.csv writes it ("" when empty), newly allocated. */
+static char *cell_text(const ResultRow *r, const char *column)
+{
+  char *v = results_cell(r, results_column(column));
+  return v ? v : g_strdup("");
+}
+
+/* Which unlabelled columns vary among SS's points, R one more of them. */
+static void note_unlabelled(SystemSummary *ss, const ResultRow *r)
+{
+  for (gsize i = 0; i < N_UNLABELLED; i++) {
+    g_autofree char *v = cell_text(r, unlabelled[i]);
+    if (!ss->seen)
+      ss->first[i] = g_steal_pointer(&v);
+    else if (strcmp(v, ss->first[i]) != 0)
+      ss->varies[i] = TRUE;
+  }
+  ss->seen = TRUE;
+}
+
+/* R's settings in SS: "column=value" for each unlabelled column that varies among SS's points, then
+ * R's other swept keys (results' swept), "; " between; NULL when none. */
+static char *settings_of(const SystemSummary *ss, const ResultRow *r)
+{
+  GString *t = g_string_new(NULL);
+  for (gsize i = 0; i < N_UNLABELLED; i++)
+    if (ss->varies[i]) {
+      g_autofree char *v = cell_text(r, unlabelled[i]);
+      g_string_append_printf(t, "%s%s=%s", t->len ? "; " : "", unlabelled[i], v);
+    }
+  if (r->swept && *r->swept)
+    g_string_append_printf(t, "%s%s", t->len ? "; " : "", r->swept);
+  return t->len ? g_string_free(t, FALSE) : (g_string_free(t, TRUE), NULL);
+}
+
+char *summary_settings(const Summary *s, guint i, const ResultRow *r)
+{
+  return r ? settings_of(s->systems->pdata[i], r) : NULL;
+}
+
+/* R's configuration as the table prints it: its label, and its settings in brackets. */
+static char *config_text(const SystemSummary *ss, const ResultRow *r)
+{
+  g_autofree char *set = settings_of(ss, r);
+  return set ? g_strdup_printf("%s [%s]", r->config, set) : g_strdup(r->config);
+}
+
 void summary_add(Summary *s, const ResultRow *r)
 {
   s->points++;
@@ -96,6 +155,7 @@ void summary_add(Summary *s, const ResultRow *r)
   SystemSummary *ss = system_of(s, r->system);
   int m = g_strcmp0(r->mode, modes[1]) == 0;
   ss->swept[m] = TRUE;
+  note_unlabelled(ss, r);
   FrontierAxis x, y;
   frontier_default_axes(&x, &y);
   if (frontier_better(r, ss->pick, &y)) {
@@ -154,11 +214,12 @@ static double ttft_at(const ResultRow *r, Percentile p)
   return slo_at(p, r->ttft_p50_ms, r->ttft_p90_ms, r->ttft_p99_ms);
 }
 
-static void table_row(GString *s, guint rank, const ResultRow *r, Percentile pct)
+static void table_row(GString *s, const SystemSummary *ss, guint rank, const ResultRow *r, Percentile pct)
 {
+  g_autofree char *config = config_text(ss, r);
   g_string_append_printf(s, "  %2u  %10.0f %9.1f %10.1f %9.3f %7.0f %8.3f  %s\n", rank, r->tok_s_per_mw,
                          r->out_tok_s_per_gpu, r->tok_s_per_user, ttft_at(r, pct) / 1e3, r->racks, r->usd_per_mtok,
-                         r->config);
+                         config);
 }
 
 /* A simulated floor's pick over its run: what it served within the SLO, what it drew, what failures
@@ -284,15 +345,17 @@ static gboolean margin_text(GString *s, const SummaryOptions *opt, const ResultR
 }
 
 /* The pick with the margins above as headroom (H, NULL: none), after the pick P's margin lines. */
-static void headroom_pick_text(GString *s, const SummaryOptions *opt, const ResultRow *p, const ResultRow *h)
+static void headroom_pick_text(GString *s, const SummaryOptions *opt, const SystemSummary *ss, const ResultRow *p,
+                               const ResultRow *h)
 {
   if (!h) {
     g_string_append(s, "  with that headroom: no point meets the SLO\n");
     return;
   }
+  g_autofree char *config = config_text(ss, h);
   g_string_append_printf(s, "  with that headroom: %s\n  %.0f racks: %.0f tok/s per MW (%.3g%% of the pick's), %.1f tok/s "
                             "per user, %s TTFT %.3g s\n",
-                         h->config, h->racks, h->tok_s_per_mw, 100 * h->tok_s_per_mw / p->tok_s_per_mw,
+                         config, h->racks, h->tok_s_per_mw, 100 * h->tok_s_per_mw / p->tok_s_per_mw,
                          h->tok_s_per_user, percentile_names[opt->percentile], ttft_at(h, opt->percentile) / 1e3);
 }
 
@@ -310,15 +373,16 @@ static char *table(const Summary *sum)
       g_string_append(s, "  no configuration meets the SLO\n");
       continue;
     }
+    g_autofree char *config = config_text(ss, p);
     g_string_append_printf(s, "  pick: %s\n  %.0f racks, %.0f GPUs, %.4g MW facility: %.3g M tok/s, %.0f tok/s per MW, "
                               "$%.3f per M tokens, %.1f tok/s per user, %s TTFT %.3g s\n",
-                           p->config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
+                           config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
                            p->usd_per_mtok, p->tok_s_per_user, percentile_names[opt->percentile],
                            ttft_at(p, opt->percentile) / 1e3);
     floor_text(s, p);
     held_out_text(s, opt->held_out, ss->name, p);
     if (margin_text(s, opt, p))
-      headroom_pick_text(s, opt, p, ss->headroom);
+      headroom_pick_text(s, opt, ss, p, ss->headroom);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++) {
       GPtrArray *top = ss->top[m];
       if (!top->len) {
@@ -329,7 +393,7 @@ static char *table(const Summary *sum)
       g_string_append_printf(s, "  %s\n  %2s  %10s %9s %10s %9s %7s %8s  %s\n", modes[m], "#", "tok/s/MW", "tok/s/GPU",
                              "tok/s/user", ttft, "racks", "$/Mtok", "configuration");
       for (guint i = 0; i < top->len; i++)
-        table_row(s, i + 1, top->pdata[i], opt->percentile);
+        table_row(s, ss, i + 1, top->pdata[i], opt->percentile);
     }
   }
   return g_string_free(s, FALSE);
@@ -347,44 +411,55 @@ static void figures(const ResultRow *r, double *v)
 }
 
 /* Each listed point: system, mode, rank (0: the system's pick), point, configuration, figures. */
-typedef void (*EmitFunc)(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r);
+typedef void (*EmitFunc)(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r);
 
 static void emit_all(const Summary *sum, GString *s, EmitFunc emit)
 {
   for (guint k = 0; k < sum->systems->len; k++) {
     const SystemSummary *ss = sum->systems->pdata[k];
     if (ss->pick)
-      emit(s, ss->name, ss->pick->mode, 0, ss->pick);
+      emit(s, ss, ss->pick->mode, 0, ss->pick);
     for (gsize m = 0; m < G_N_ELEMENTS(modes); m++)
       for (guint i = 0; i < ss->top[m]->len; i++)
-        emit(s, ss->name, modes[m], i + 1, ss->top[m]->pdata[i]);
+        emit(s, ss, modes[m], i + 1, ss->top[m]->pdata[i]);
   }
 }
 
-static void emit_csv(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r)
+static void emit_csv(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
 {
-  csv_append_field(s, system);
+  csv_append_field(s, ss->name);
   g_string_append_printf(s, ",%s,%u,%" G_GSIZE_FORMAT ",", mode, rank, r->point);
   csv_append_field(s, r->config);
+  g_autofree char *set = settings_of(ss, r);
+  g_string_append_c(s, ',');
+  csv_append_field(s, set ? set : "");
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
     g_string_append_printf(s, isfinite(v[i]) ? ",%.6g" : ",", v[i]);
-  g_string_append_printf(s, ",%.6g\n", factory_tok_s(r));
+  double f = factory_tok_s(r);
+  g_string_append_printf(s, isfinite(f) ? ",%.6g\n" : ",\n", f);
 }
 
-static void emit_json(GString *s, const char *system, const char *mode, guint rank, const ResultRow *r)
+static void emit_json(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
 {
   g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
-  results_json_string(s, system);
+  results_json_string(s, ss->name);
   g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
                          rank, r->point);
   results_json_string(s, r->config);
+  g_autofree char *set = settings_of(ss, r);
+  g_string_append(s, ", \"settings\": ");
+  if (set)
+    results_json_string(s, set);
+  else
+    g_string_append(s, "null");
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
     g_string_append_printf(s, isfinite(v[i]) ? ", \"%s\": %.6g" : ", \"%s\": null", figure_names[i], v[i]);
-  g_string_append_printf(s, ", \"factory_tok_s\": %.6g}", factory_tok_s(r));
+  double f = factory_tok_s(r);
+  g_string_append_printf(s, isfinite(f) ? ", \"factory_tok_s\": %.6g}" : ", \"factory_tok_s\": null}", f);
 }
 
 /* Each pick's held-out error (held_out_text), as JSON: rows and the median errors as fractions
@@ -424,6 +499,12 @@ static void held_out_json(const Summary *sum, GString *s)
       results_json_string(s, hp->mode);
       g_string_append(s, ", \"config\": ");
       results_json_string(s, hp->config);
+      g_autofree char *set = settings_of(ss, hp);
+      g_string_append(s, ", \"settings\": ");
+      if (set)
+        results_json_string(s, set);
+      else
+        g_string_append(s, "null");
       static const char *const pick_names[] = { "tok_s_per_mw", "tok_s_per_user", "ttft_s", "racks" };
       const double pv[] = { hp->tok_s_per_mw, hp->tok_s_per_user, ttft_at(hp, opt->percentile) / 1e3, hp->racks };
       for (gsize i = 0; i < G_N_ELEMENTS(pv); i++)
@@ -444,7 +525,7 @@ char *summary_text(const Summary *sum, SummaryFormat format)
     return table(sum);
   GString *s = g_string_new(NULL);
   if (format == SUMMARY_CSV) {
-    g_string_append(s, "system,mode,rank,point,config");
+    g_string_append(s, "system,mode,rank,point,config,settings");
     for (gsize i = 0; i < G_N_ELEMENTS(figure_names); i++)
       g_string_append_printf(s, ",%s", figure_names[i]);
     g_string_append(s, ",factory_tok_s\n");

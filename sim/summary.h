@@ -50,6 +50,12 @@ char *summary_text(const Summary *s, SummaryFormat format);
 guint summary_n_systems(const Summary *s);
 const char *summary_system(const Summary *s, guint i);
 const ResultRow *summary_pick(const Summary *s, guint i);
+/* What tells R, a point of system I, apart beyond its configuration label: "column=value" for each
+ * result column the label does not name (model, arrival, rate_req_s, isl, osl, router, max_batch,
+ * oversubscription) that takes more than one value among the system's points, then R's other swept
+ * keys (results' swept), "; " between; newly allocated, NULL when nothing does (or R is NULL). The
+ * table prints it in brackets after the label; CSV and JSON give it as settings. */
+char *summary_settings(const Summary *s, guint i, const ResultRow *r);
 /* System I's pick with the model's held-out error as headroom on the SLO's limits (above); NULL where
  * no point clears them so or no held-out error is known for any of its points. */
 const ResultRow *summary_headroom_pick(const Summary *s, guint i);

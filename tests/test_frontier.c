@@ -199,6 +199,45 @@ static char *summary_of(GPtrArray *rows, const SummaryOptions *o, SummaryFormat 
   return summary_text(sum, format);
 }
 
+/* Points the configuration label cannot tell apart: system s swept the router (round_robin, kv_aware)
+ * and a swept key without a column of its own (prefix caching), at one label; its 4,096-token
+ * points all share isl, so isl is not named. System t's points differ by nothing: its settings are
+ * empty. The pick (the most tok/s per MW) and each listed point say their own settings; CSV and
+ * JSON give them as settings (null in JSON where none). */
+START_TEST(listed_points_say_their_settings)
+{
+  GPtrArray *rows = g_ptr_array_new();
+  static const char *const routers[] = { "round_robin", "kv_aware" };
+  for (int k = 0; k < 4; k++) {
+    ResultRow *r = row(rows, "s", 50, 100 + k, OUTCOME_OK);
+    r->mode = g_strdup("aggregated"), r->config = g_strdup("agg 2x tp4 fp8 trtllm c32");
+    r->router = g_strdup(routers[k % 2]), r->isl = 4096;
+    r->swept = g_strdup(k < 2 ? "serving.prefix_cache.enabled=false" : "serving.prefix_cache.enabled=true");
+  }
+  ResultRow *t = row(rows, "t", 50, 100, OUTCOME_OK);
+  t->mode = g_strdup("aggregated"), t->config = g_strdup("agg 1x tp8 fp4 trtllm c8"), t->router = g_strdup("round_robin");
+  SummaryOptions o = { .slo = "none", .budget_w = 1e8, .percentile = PCT_P50 };
+  g_autoptr(Summary) sum = summary_new(2, &o);
+  for (guint i = 0; i < rows->len; i++)
+    summary_add(sum, rows->pdata[i]);
+  g_autofree char *pick = summary_settings(sum, 0, summary_pick(sum, 0)); /* point 3: 103 tok/s per MW */
+  ck_assert_str_eq(pick, "router=kv_aware; serving.prefix_cache.enabled=true");
+  ck_assert_ptr_null(summary_settings(sum, 1, summary_pick(sum, 1)));
+  g_autofree char *table = summary_text(sum, SUMMARY_TABLE);
+  ck_assert_msg(strstr(table, "  pick: agg 2x tp4 fp8 trtllm c32 [router=kv_aware; serving.prefix_cache.enabled=true]\n"),
+                "%s", table);
+  ck_assert_msg(strstr(table, "agg 2x tp4 fp8 trtllm c32 [router=round_robin; serving.prefix_cache.enabled=true]\n"),
+                "%s", table); /* the second best, point 2 */
+  ck_assert_msg(strstr(table, "  pick: agg 1x tp8 fp4 trtllm c8\n"), "%s", table);
+  g_autofree char *csv = summary_text(sum, SUMMARY_CSV);
+  ck_assert_msg(strstr(csv, "s,aggregated,0,3,agg 2x tp4 fp8 trtllm c32,router=kv_aware; serving.prefix_cache.enabled=true,"),
+                "%s", csv);
+  g_autofree char *json = summary_text(sum, SUMMARY_JSON);
+  ck_assert_msg(strstr(json, "\"config\": \"agg 1x tp8 fp4 trtllm c8\", \"settings\": null"), "%s", json);
+  free_rows(rows);
+}
+END_TEST
+
 /* The summary quotes, beside each pick, the held-out error of its system and mode (held_out.h):
  * system s aggregated has 12 measured rows at 9.5% / 12% / 30%, and no TTFT for its disaggregated
  * rows; t has none, so its pick's figures are flagged as the model's extrapolation. The table says
@@ -281,7 +320,7 @@ START_TEST(pick_quotes_held_out_error)
                 "%s", robust);
   g_autofree char *robust_json = summary_of(rows, &o, SUMMARY_JSON);
   ck_assert_msg(strstr(robust_json, "\"headroom_pick\": {\"point\": 5, \"mode\": \"disaggregated\", \"config\": "
-                                    "\"disagg 1p tp2 / 1d tp4\", \"tok_s_per_mw\": 700, \"tok_s_per_user\": 61, "
+                                    "\"disagg 1p tp2 / 1d tp4\", \"settings\": null, \"tok_s_per_mw\": 700, \"tok_s_per_user\": 61, "
                                     "\"ttft_s\": 1.9, \"racks\": 2}"),
                 "%s", robust_json);
   o.min_tok_s_per_user = 50, o.max_ttft = 3;
@@ -418,6 +457,7 @@ int main(void)
   tcase_add_test(tc, outcome_kinds);
   tcase_add_test(tc, columns_are_documented);
   tcase_add_test(tc, pick_quotes_held_out_error);
+  tcase_add_test(tc, listed_points_say_their_settings);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

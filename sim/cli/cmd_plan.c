@@ -17,29 +17,45 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* ",\"S\"": a text field, always quoted as plan.csv has always written its configurations. */
+static void quoted(GString *out, const char *s)
+{
+  g_string_append(out, ",\"");
+  for (; s && *s; s++)
+    g_string_append_printf(out, *s == '"' ? "\"\"" : "%c", *s);
+  g_string_append_c(out, '"');
+}
+
 /* One row per system: its pick, and beside it the pick with the model's held-out error as headroom
  * on the SLO's limits (summary.h; empty where there is none). */
 static char *plan_csv(const Summary *sum)
 {
-  GString *out = g_string_new("system,config,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
+  GString *out = g_string_new("system,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
                               "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point,"
-                              "headroom_config,headroom_tok_s_per_user,headroom_tok_s_per_mw,headroom_racks,"
-                              "headroom_point\n");
+                              "headroom_config,headroom_settings,headroom_tok_s_per_user,headroom_tok_s_per_mw,"
+                              "headroom_racks,headroom_point\n");
   for (guint i = 0; i < summary_n_systems(sum); i++) {
     const ResultRow *r = summary_pick(sum, i), *h = summary_headroom_pick(sum, i);
+    g_string_append(out, summary_system(sum, i));
     if (!r) {
-      g_string_append_printf(out, "%s,,,,,,,,,,,,,,,,,,\n", summary_system(sum, i));
+      g_string_append(out, ",,,,,,,,,,,,,,,,,,,,\n");
       continue;
     }
-    g_string_append_printf(out, "%s,\"%s\",%.6g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%" G_GSIZE_FORMAT,
-                           r->system, r->config, r->tok_s_per_user, r->ttft_p50_ms, r->racks, r->gpus, r->facility_mw,
+    g_autofree char *set = summary_settings(sum, i, r), *hset = summary_settings(sum, i, h);
+    quoted(out, r->config);
+    quoted(out, set);
+    g_string_append_printf(out, ",%.6g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%" G_GSIZE_FORMAT,
+                           r->tok_s_per_user, r->ttft_p50_ms, r->racks, r->gpus, r->facility_mw,
                            r->it_mw, r->out_tok_s_per_gpu * r->gpus, r->tok_s_per_mw,
                            r->optics_w_per_gpu * r->gpus / 1e6, r->usd_per_mtok, r->joules_per_token, r->point);
-    if (h)
-      g_string_append_printf(out, ",\"%s\",%.6g,%.6g,%.0f,%" G_GSIZE_FORMAT "\n", h->config, h->tok_s_per_user,
-                             h->tok_s_per_mw, h->racks, h->point);
-    else
-      g_string_append(out, ",,,,,\n");
+    if (h) {
+      quoted(out, h->config);
+      quoted(out, hset);
+      g_string_append_printf(out, ",%.6g,%.6g,%.0f,%" G_GSIZE_FORMAT "\n", h->tok_s_per_user, h->tok_s_per_mw,
+                             h->racks, h->point);
+    } else {
+      g_string_append(out, ",,,,,,\n");
+    }
   }
   return g_string_free(out, FALSE);
 }
