@@ -364,7 +364,11 @@ static char *table(const Summary *sum)
   const SummaryOptions *opt = &sum->opt;
   GString *s = g_string_new(NULL);
   g_autofree char *counts = counts_text(sum);
-  g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
+  if (opt->factory_gpus > 0)
+    g_string_append_printf(s, "SLO: %s; factories of factory.gpus GPUs (each pick's racks and MW below), not sized by "
+                              "the power budget\n%s\n", opt->slo, counts);
+  else
+    g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
   for (guint k = 0; k < sum->systems->len; k++) {
     const SystemSummary *ss = sum->systems->pdata[k];
     const ResultRow *p = ss->pick;
@@ -535,8 +539,11 @@ char *summary_text(const Summary *sum, SummaryFormat format)
   const guint *n = sum->counts;
   g_string_append(s, "{\n  \"slo\": ");
   results_json_string(s, opt->slo);
-  g_string_append_printf(s, ",\n  \"budget_mw\": %.6g,\n  \"points\": %u,\n  \"outcomes\": {", opt->budget_w / 1e6,
-                         sum->points);
+  if (opt->factory_gpus > 0) /* each point's factory is its own factory.gpus: its racks and gpus say it */
+    g_string_append(s, ",\n  \"budget_mw\": null");
+  else
+    g_string_append_printf(s, ",\n  \"budget_mw\": %.6g", opt->budget_w / 1e6);
+  g_string_append_printf(s, ",\n  \"points\": %u,\n  \"outcomes\": {", sum->points);
   for (int k = 0; k < OUTCOME_COUNT_; k++)
     g_string_append_printf(s, "%s\"%s\": %u", k ? ", " : "", outcome_names[k], n[k]);
   g_string_append(s, "},\n  \"best\": [");

@@ -24,6 +24,8 @@ extern const char *const summary_format_names[]; /* "table", "csv", "json" */
 typedef struct {
   const char *slo;         /* the SLO in words (slo_describe) */
   double budget_w;         /* the facility's power budget, W */
+  int factory_gpus;        /* the scenario's factory.gpus (its first point's): > 0, each point's factory
+                            * is its factory.gpus GPUs, not sized by the budget (JSON's budget_mw null) */
   Percentile percentile;   /* the TTFT shown: the SLO's percentile */
   const HeldOut *held_out; /* the profile's error on measured rows it was not fitted on, quoted
                             * beside each pick (held_out.h); NULL: not known (a profile of the user's) */

@@ -234,6 +234,16 @@ START_TEST(listed_points_say_their_settings)
                 "%s", csv);
   g_autofree char *json = summary_text(sum, SUMMARY_JSON);
   ck_assert_msg(strstr(json, "\"config\": \"agg 1x tp8 fp4 trtllm c8\", \"settings\": null"), "%s", json);
+  ck_assert_msg(strstr(table, "SLO: none; facility budget 100 MW\n"), "%s", table);
+  ck_assert_msg(strstr(json, "\"budget_mw\": 100,"), "%s", json);
+  /* a factory of a set GPU count is not sized by the budget, and the summary does not say it is */
+  o.factory_gpus = 100000;
+  g_autoptr(Summary) fixed = summary_new(2, &o);
+  summary_add(fixed, t);
+  g_autofree char *fixed_table = summary_text(fixed, SUMMARY_TABLE), *fixed_json = summary_text(fixed, SUMMARY_JSON);
+  ck_assert_msg(g_str_has_prefix(fixed_table, "SLO: none; factories of factory.gpus GPUs (each pick's racks and MW "
+                                              "below), not sized by the power budget\n"), "%s", fixed_table);
+  ck_assert_msg(strstr(fixed_json, "\"budget_mw\": null,"), "%s", fixed_json);
   free_rows(rows);
 }
 END_TEST

@@ -81,6 +81,7 @@ static Summary *new_summary(const RunSetup *rs, guint top, Report *out)
   const PlanParams *pl = &first.p.plan;
   out->slo = slo_describe_mix(pl, first.p.workload.mix);
   SummaryOptions o = { .slo = out->slo, .budget_w = first.p.factory.power_budget,
+                       .factory_gpus = first.p.factory.factory_gpus,
                        .percentile = pl->percentile, .held_out = rs->held_out,
                        .min_tok_s_per_user = pl->min_tok_s_per_user,
                        .max_ttft = first.p.workload.mix ? 0 : pl->max_ttft };
