@@ -341,7 +341,27 @@ static double host_seqs(const Engine *e, const StepBatch *b)
   return b->decode_seqs / adp + MAX(b->prefill_seqs / adp, MIN(b->prefill_seqs, 1.0));
 }
 
-/* The step at CLOCK: its parts, and its activity at that clock (1 = the TDP). */
+/* The busiest of PP micro-batches of B: a PP share of its decode sequences, and its prompts whole,
+ * a PP share of them, or one where there are fewer prompts than stages (a prompt is in one
+ * micro-batch: the stacks do not schedule a request into two at once). B itself without stages. */
+static StepBatch micro_batch(const StepBatch *b, int pp)
+{
+  if (pp <= 1)
+    return *b;
+  StepBatch mb = *b;
+  mb.decode_seqs = b->decode_seqs / pp;
+  double prompts = b->prefill_seqs >= pp ? b->prefill_seqs / pp : MIN(b->prefill_seqs, 1.0);
+  mb.prefill_tokens = b->prefill_seqs > 0 ? b->prefill_tokens * prompts / b->prefill_seqs : b->prefill_tokens / pp;
+  mb.prefill_seqs = prompts;
+  return mb;
+}
+
+/* The step at CLOCK: its parts, and its activity at that clock (1 = the TDP). Pipeline stages run
+ * the engine's sequences in PP micro-batches (TensorRT-LLM's, vLLM's and SGLang's pipeline
+ * schedules): every stage works on one micro-batch while the others work on the rest, and a
+ * sequence's next token comes after its micro-batch has passed every stage, so the step of the
+ * engine's whole batch B (each of its sequences one token on) is PP stage steps of the busiest
+ * micro-batch (micro_batch), which paces the pipeline, and the PP - 1 transfers between stages. */
 static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime *out)
 {
   const LlmSpec *m = e->model;
@@ -349,40 +369,43 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
   rates(e, clock, &r);
   *out = (StepTime){ .clock = clock };
   double q_per_seq = 1.0 + e->draft_tokens;
-  StepBatch w = padded(e, b);
+  StepBatch mb = micro_batch(b, e->pp);
+  StepBatch w = padded(e, &mb); /* each micro-batch runs in its own graph */
   double tokens = w.decode_seqs * q_per_seq + w.prefill_tokens;
   double stage_layers = (double)m->layers / e->pp;
-  layers_time(e, &r, b, &w, tokens, stage_layers, out);
+  layers_time(e, &r, &mb, &w, tokens, stage_layers, out);
   /* LM head (BF16, vocabulary-parallel): logits for decode positions and each prompt's last token */
   int g = engine_stage_gpus(e);
   double head_params = (double)m->vocab * m->hidden / g;
   out->gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, w.decode_seqs * q_per_seq + w.prefill_seqs, head_params, 2.0,
                     &out->busy);
-  /* stages run one after the other for a step's tokens */
+  /* a micro-batch's activations pass each stage boundary once */
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
                                                     tokens / engine_attn_dp(e) * m->hidden * 2.0)
                          : 0;
   out->gemm *= e->pp, out->attention *= e->pp, out->moe *= e->pp, out->comm = out->comm * e->pp + p2p;
   out->overhead *= e->pp, out->busy *= e->pp;
-  /* MTP drafts: d sequential passes of the one-layer MTP head, each with its LM head */
-  if (e->draft_tokens > 0 && b->decode_seqs > 0) {
-    StepBatch db = { .decode_seqs = b->decode_seqs, .decode_ctx = b->decode_ctx }, dw = db;
+  /* MTP drafts: d sequential passes of the one-layer MTP head, each with its LM head, for every
+   * micro-batch */
+  if (e->draft_tokens > 0 && mb.decode_seqs > 0) {
+    StepBatch db = { .decode_seqs = mb.decode_seqs, .decode_ctx = mb.decode_ctx }, dw = db;
     dw.decode_seqs = w.decode_seqs; /* the drafts run in the step's graph, padded alike */
     StepTime d = { 0 };
     Engine one = *e;
     one.draft_tokens = 0;
     layers_time(&one, &r, &db, &dw, dw.decode_seqs, m->mtp_layers, &d);
     d.gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, dw.decode_seqs, head_params, 2.0, &d.busy);
-    out->mtp = e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
-    out->busy += e->draft_tokens * d.busy;
+    out->mtp = e->pp * e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
+    out->busy += e->pp * e->draft_tokens * d.busy;
   }
   const StackProfile *sp = &e->prof->stack[e->stack];
-  out->overhead += sp->step_overhead * gpu_overhead_scale(e);
+  out->overhead += e->pp * sp->step_overhead * gpu_overhead_scale(e); /* one launch a micro-batch */
   double gpu = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
   /* the host's part: waited for between steps, or formed during the GPU's step by the overlap
    * scheduler and waited for only where it is longer. With MTP drafts it has a part per sequence,
-   * the busiest scheduler's: an attention-DP rank's own sequences, or the whole engine's */
-  double host = sp->host_overhead + (e->draft_tokens > 0 ? sp->mtp_host_overhead * host_seqs(e, b) : 0);
+   * the busiest scheduler's: an attention-DP rank's own sequences, or the whole engine's. Each
+   * micro-batch is a scheduler iteration of its own */
+  double host = e->pp * (sp->host_overhead + (e->draft_tokens > 0 ? sp->mtp_host_overhead * host_seqs(e, &mb) : 0));
   out->overhead += engine_overlaps(e) ? MAX(host - gpu, 0) : host;
   out->total = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
   /* launch gaps and host work last micro- to milliseconds: the board's power does not fall to idle

@@ -56,6 +56,36 @@ static Engine engine(const Catalog *c, const char *sys, const char *model, Preci
                    .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = gpus, .pp = 1, .ep = 1 };
 }
 
+/* Pipeline stages run the engine's sequences in PP micro-batches, one in each stage at a time.
+ * Llama-3.3-70B FP8 on H200s, ideal profile. A PP2 engine (2 GPUs, 40 layers a stage) prefilling 8
+ * prompts of 2,048 tokens splits them 4 and 4: its step is two stage steps of 4 prompts through 40
+ * layers, which is one GPU's pass of 4 prompts through all 80 (~8,192 x 2 x 68.45e9 / 1979e12 =
+ * 0.57 s of GEMMs), plus a second LM head over 4 tokens (2.1 GB at 4.8 TB/s, 0.44 ms) and one
+ * transfer of 8,192 x 8,192 x 2 B over NVLink (0.3 ms): within 0.2%. Were the stages idle while
+ * another works (one batch through both in turn), it would be twice that. A lone prompt has no
+ * micro-batch beside it: both stages in turn, one GPU's pass of it. Decoding 2 sequences (one a
+ * micro-batch, memory-bound), a stage step reads the stage's half of the layers and an LM head:
+ * 2 x (34.226e9 + 2.101e9) / 4.8e12 = 15.136 ms, one GPU decoding 1 sequence (14.698 ms:
+ * llama70b_decode_batch1_h200) and a second LM head: micro-batches do not make memory-bound
+ * decoding cheaper, each reads the stage's weights again. */
+START_TEST(pipeline_micro_batches)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine one = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof), two = one;
+  two.gpus = 2, two.pp = 2;
+  double t1 = step_time_prefill(&one, 4, 2048), t2 = step_time_prefill(&two, 8, 2048);
+  ck_assert_msg(t2 / t1 > 1 && t2 / t1 < 1.002, "PP2 8 prompts %g s, one GPU 4 prompts %g s", t2, t1);
+  double l1 = step_time_prefill(&one, 1, 2048), l2 = step_time_prefill(&two, 1, 2048);
+  ck_assert_msg(l2 / l1 > 1 && l2 / l1 < 1.01, "PP2 lone prompt %g s, one GPU %g s", l2, l1);
+  double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672, head = 128256.0 * 8192 * 2;
+  ck_assert_close(2 * (linear / 2 + head) / 4.8e12, 15.136e-3, 1e-3);
+  ck_assert_close(step_time_decode(&two, 2, 0), 2 * (linear / 2 + head) / 4.8e12, 2e-3);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Llama-3.3-70B, FP8, one H200, batch 1, empty context.
  * Weights: attention 80 x (2 x 8192 x 64 x 128 + 2 x 8192 x 8 x 128) = 80 x 150,994,944 = 12.0796e9;
  * FFN 80 x 3 x 8192 x 28672 = 56.3714e9; both FP8 (1 B). Embedding + LM head 2 x 128256 x 8192 x 2 B.
@@ -1423,6 +1453,7 @@ int main(void)
   tcase_add_test(tc, partial_last_chunk);
   tcase_add_test(tc, disaggregated_prefill_ceiling);
   tcase_add_test(tc, disaggregated_infeasible_reason);
+  tcase_add_test(tc, pipeline_micro_batches);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
