@@ -445,12 +445,9 @@ static void emit_csv(GString *s, const SystemSummary *ss, const char *mode, guin
   g_string_append_printf(s, isfinite(f) ? ",%.6g\n" : ",\n", f);
 }
 
-static void emit_json(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
+/* R's configuration label as a JSON string, then ", \"settings\": " and its settings (null: none). */
+static void json_config(GString *s, const SystemSummary *ss, const ResultRow *r)
 {
-  g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
-  results_json_string(s, ss->name);
-  g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
-                         rank, r->point);
   results_json_string(s, r->config);
   g_autofree char *set = settings_of(ss, r);
   g_string_append(s, ", \"settings\": ");
@@ -458,6 +455,15 @@ static void emit_json(GString *s, const SystemSummary *ss, const char *mode, gui
     results_json_string(s, set);
   else
     g_string_append(s, "null");
+}
+
+static void emit_json(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
+{
+  g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
+  results_json_string(s, ss->name);
+  g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
+                         rank, r->point);
+  json_config(s, ss, r);
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
@@ -502,13 +508,7 @@ static void held_out_json(const Summary *sum, GString *s)
       g_string_append_printf(s, ", \"headroom_pick\": {\"point\": %" G_GSIZE_FORMAT ", \"mode\": ", hp->point);
       results_json_string(s, hp->mode);
       g_string_append(s, ", \"config\": ");
-      results_json_string(s, hp->config);
-      g_autofree char *set = settings_of(ss, hp);
-      g_string_append(s, ", \"settings\": ");
-      if (set)
-        results_json_string(s, set);
-      else
-        g_string_append(s, "null");
+      json_config(s, ss, hp);
       static const char *const pick_names[] = { "tok_s_per_mw", "tok_s_per_user", "ttft_s", "racks" };
       const double pv[] = { hp->tok_s_per_mw, hp->tok_s_per_user, ttft_at(hp, opt->percentile) / 1e3, hp->racks };
       for (gsize i = 0; i < G_N_ELEMENTS(pv); i++)
