@@ -365,10 +365,20 @@ static char *class_figures(const Point *pt, const Outcome *o, char **why)
     const MixClass *c = &g_array_index(mix, MixClass, k);
     const ClassFigures *f = &o->classes[k];
     double limit = c->max_ttft > 0 ? c->max_ttft : plan->max_ttft;
-    double ttft = slo_at(plan->percentile, f->ttft[0], f->ttft[1], f->ttft[2]);
+    /* the event simulation's own percentile: none where it falls among requests lost with failed
+     * engines (metrics.h), which no limit lets pass */
+    double ttft = f->ttft[plan->percentile];
     g_string_append_printf(out, "%s%s %.0f%%: ", k ? "; " : "", c->name, c->share * 100);
     if (!f->measured) {
       g_string_append(out, "none done");
+      continue;
+    }
+    if (isnan(ttft)) {
+      g_string_append_printf(out, "%s TTFT none (more lost than it lets miss)", pct);
+      if (limit > 0 && !*why)
+        *why = g_strdup_printf("class %s: more of its requests lost with failed engines than a %s limit lets miss",
+                               c->name, pct);
+      g_string_append_printf(out, ", %.3g tok/s per user", 1 / f->tpot[0]);
       continue;
     }
     g_string_append_printf(out, "%s TTFT %.3g s", pct, ttft);

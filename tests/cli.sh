@@ -744,6 +744,14 @@ col "$out/mix/results.csv" classes | grep -q '^chat 70%: p90 TTFT [0-9.]* s <= 1
 sed -i 's/chat 70% 512 200 1 s/chat 70% 512 200 1 ms/' "$out/mix.yaml"
 expect_rc 0 "a class's limit broken" "$AIFSIM" run "$out/mix.yaml" -o "$out/mix" -j 1
 col "$out/mix/results.csv" reason | grep -q '^class chat: p90 TTFT .* above its 0.001 s' && ok || fail "the breached class named"
+# engines failing without retries: 2% of the requests are lost, so a class's p99 falls among them
+# (never answered): no p99 TTFT, and its limit broken for the losses
+sed -i 's/chat 70% 512 200 1 ms/chat 70% 512 200 1 s/; s/percentile: p90/percentile: p99/' "$out/mix.yaml"
+printf 'factory:\n  failures: {enabled: true, gpu_mtbf: 2 min, node_mtbf: 1 h, repair_time: 20 s, retry: false}\n' >>"$out/mix.yaml"
+expect_rc 0 "a mixed demand losing requests" "$AIFSIM" run "$out/mix.yaml" -o "$out/mix-lost" -j 1
+col "$out/mix-lost/results.csv" classes | grep -q '^chat 70%: p99 TTFT none (more lost than it lets miss)' &&
+  col "$out/mix-lost/results.csv" reason | grep -q '^class chat: more of its requests lost with failed engines than a p99 limit' &&
+  ok || { fail "a class whose p99 request was lost breaks its limit"; col "$out/mix-lost/results.csv" classes; }
 printf 'name: m\nsystem: h200-sxm-hgx8\nmodel: llama-3.1-8b\nworkload:\n  mix: "chat 70%% 512"\n' >"$out/bad-mix.yaml"
 expect_rc 2 "a class without lengths" "$AIFSIM" run "$out/bad-mix.yaml" -o "$out/bad-mix"
 expect_err "bad-mix.yaml:5:8: workload.mix: expected 'NAME SHARE INPUT OUTPUT [MAX_TTFT]', got 3 words" "the bad class at its line and column"
