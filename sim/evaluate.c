@@ -461,9 +461,17 @@ static void member_words(const Member *m, int k, const Outcome *o, double gpus_h
     g_string_append_printf(out, "%s", outcome_names[o->kind]);
     return;
   }
-  double ttft = slo_at(plan->percentile, o->ttft, o->ttft_p90, o->ttft_p99);
-  g_string_append_printf(out, "%.4g req/s served, %s TTFT %.3g s", o->served * scale, pct, ttft);
-  if (plan->max_ttft > 0)
+  /* the event simulation's own percentile: none where it falls among lost requests (metrics.h) */
+  const double at[] = { o->ttft, o->ttft_p90, o->ttft_p99 };
+  double ttft = at[plan->percentile];
+  g_string_append_printf(out, "%.4g req/s served", o->served * scale);
+  if (isfinite(o->lost_share) && o->lost_share > 0)
+    g_string_append_printf(out, " (%.3g%% lost)", o->lost_share * 100);
+  if (isnan(ttft))
+    g_string_append_printf(out, ", %s TTFT none (more lost than it lets miss)", pct);
+  else
+    g_string_append_printf(out, ", %s TTFT %.3g s", pct, ttft);
+  if (plan->max_ttft > 0 && !isnan(ttft))
     g_string_append_printf(out, " %s %.3g s", ttft <= plan->max_ttft ? "<=" : ">", plan->max_ttft);
   g_string_append_printf(out, ", %.3g tok/s per user", o->tok_s_per_user);
   if (granted > 0 || released > 0)

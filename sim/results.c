@@ -73,7 +73,7 @@ const ResultColumn result_columns[] = {
   { "maintenance_share", RC_NUM, O(maintenance_share), "factory.maintenance: the engines' share of the run out of service for planned maintenance (in availability too)" },
   { "shed_rate", RC_NUM, O(shed_rate), "factory.envelope: share of the offered requests turned away to hold the facility's power envelope (policy shed)" },
   { "classes", RC_STR, O(classes), "workload.mix: each class, 'NAME SHARE: pNN TTFT (<= or > its limit), tok/s per user; ...' (des)" },
-  { "deployments", RC_STR, O(deployments), "deployments: each deployment on the floor, 'MODEL (SHARE of the GPUs, GPUs held on average): req/s served, pNN TTFT (<= or > its limit), tok/s per user, engines moved in and out; ...' (des)" },
+  { "deployments", RC_STR, O(deployments), "deployments: each deployment on the floor, 'MODEL (SHARE of the GPUs, GPUs held on average): req/s served (the share lost with failed engines), pNN TTFT (<= or > its limit; none where it falls among the lost), tok/s per user, engines moved in and out; ...' (des)" },
   { "sim_events", RC_NUM, O(sim_events), "events the event simulation ran (engine steps or runs of them, arrivals, KV transfers, ...): its cost (des)" },
   { "sim_requests", RC_NUM, O(sim_requests), "requests the event simulation created (a floor's sample: its share of the floor's; des)" },
   { "mean_power_cap_w", RC_NUM, O(mean_power_cap_w), "factory.envelope: the GPUs' power cap averaged over the run, W (the TDP while uncapped)" },

@@ -718,6 +718,15 @@ python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if r["outcome"] == "found" and " | llama-3.1-8b: " in r["config"] else 1)' "$out/models-size/sizing.csv" &&
   ok || { fail "plan --size sizes a floor of two models"; cat "$out/models-size/sizing.csv"; }
+# the floor of two models with engines failing and no retries: each member says its share lost
+sed 's/^  autoscale: .*/  failures: {enabled: true, gpu_mtbf: 2 min, node_mtbf: 1 h, repair_time: 20 s, retry: false}/' \
+  "$out/models.yaml" >"$out/models-lost.yaml"
+expect_rc 0 "a floor of two models losing requests" "$AIFSIM" run "$out/models-lost.yaml" -o "$out/models-lost" -q
+python3 -c 'import csv, re, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+shares = [float(x) for x in re.findall(r"req/s served \(([0-9.]+)% lost\)", r["deployments"])]
+sys.exit(0 if len(shares) == 2 and all(s > 0 for s in shares) and float(r["lost_share"]) > 0 else 1)' "$out/models-lost/results.csv" &&
+  ok || { fail "a shared floor's members say what they lost"; cat "$out/models-lost/results.csv"; }
 
 # --- a mixed demand: classes with their own TTFT limits --------------------------------------------------
 cat >"$out/mix.yaml" <<'ZZEOF'
