@@ -189,13 +189,13 @@ static void describe(const Point *pt, ResultRow *row)
   row->swept = g_strdup(pt->swept ? pt->swept : "");
 }
 
-/* ROW's point cannot run, for WHY (taken). */
 /* Of a window's requests, the share answered: all but the lost (LOST_SHARE, NAN without failures). */
 static double answered_share(double lost_share)
 {
   return isfinite(lost_share) ? 1 - lost_share : 1;
 }
 
+/* ROW's point cannot run, for WHY (taken). */
 static void refuse(ResultRow *row, char *why)
 {
   row->status = OUTCOME_INFEASIBLE;
