@@ -349,6 +349,20 @@ static char *envelope(const Point *pt, SimConfig *sim)
   return NULL;
 }
 
+/* "pNN TTFT T s" at the percentile PCT and, with a LIMIT (s, 0: none), "<= LIMIT s" or "> LIMIT s";
+ * "pNN TTFT none (...)" where the event simulation has none: the percentile falls among requests
+ * lost with failed engines (metrics.h), which no limit lets pass. */
+static void ttft_words(GString *out, const char *pct, double ttft, double limit)
+{
+  if (isnan(ttft)) {
+    g_string_append_printf(out, "%s TTFT none (more lost than it lets miss)", pct);
+    return;
+  }
+  g_string_append_printf(out, "%s TTFT %.3g s", pct, ttft);
+  if (limit > 0)
+    g_string_append_printf(out, " %s %.3g s", ttft <= limit ? "<=" : ">", limit);
+}
+
 /* A mixed demand's classes (workload.mix) in words, each against its TTFT limit at the plan's
  * percentile (its own, or the plan's); a breach's reason into *WHY (the first), else NULL. */
 static char *class_figures(const Point *pt, const Outcome *o, char **why)
@@ -373,19 +387,12 @@ static char *class_figures(const Point *pt, const Outcome *o, char **why)
       g_string_append(out, "none done");
       continue;
     }
-    if (isnan(ttft)) {
-      g_string_append_printf(out, "%s TTFT none (more lost than it lets miss)", pct);
-      if (limit > 0 && !*why)
-        *why = g_strdup_printf("class %s: more of its requests lost with failed engines than a %s limit lets miss",
-                               c->name, pct);
-      g_string_append_printf(out, ", %.3g tok/s per user", 1 / f->tpot[0]);
-      continue;
-    }
-    g_string_append_printf(out, "%s TTFT %.3g s", pct, ttft);
-    if (limit > 0)
-      g_string_append_printf(out, " %s %.3g s", ttft <= limit ? "<=" : ">", limit);
+    ttft_words(out, pct, ttft, limit);
     g_string_append_printf(out, ", %.3g tok/s per user", 1 / f->tpot[0]);
-    if (limit > 0 && !(ttft <= limit) && !*why)
+    if (limit > 0 && isnan(ttft) && !*why)
+      *why = g_strdup_printf("class %s: more of its requests lost with failed engines than a %s limit lets miss",
+                             c->name, pct);
+    else if (limit > 0 && !(ttft <= limit) && !*why)
       *why = g_strdup_printf("class %s: %s TTFT %.3g s above its %.3g s", c->name, pct, ttft, limit);
   }
   return g_string_free(out, FALSE);
@@ -467,12 +474,8 @@ static void member_words(const Member *m, int k, const Outcome *o, double gpus_h
   g_string_append_printf(out, "%.4g req/s served", o->served * scale);
   if (isfinite(o->lost_share) && o->lost_share > 0)
     g_string_append_printf(out, " (%.3g%% lost)", o->lost_share * 100);
-  if (isnan(ttft))
-    g_string_append_printf(out, ", %s TTFT none (more lost than it lets miss)", pct);
-  else
-    g_string_append_printf(out, ", %s TTFT %.3g s", pct, ttft);
-  if (plan->max_ttft > 0 && !isnan(ttft))
-    g_string_append_printf(out, " %s %.3g s", ttft <= plan->max_ttft ? "<=" : ">", plan->max_ttft);
+  g_string_append(out, ", ");
+  ttft_words(out, pct, ttft, plan->max_ttft);
   g_string_append_printf(out, ", %.3g tok/s per user", o->tok_s_per_user);
   if (granted > 0 || released > 0)
     g_string_append_printf(out, ", engines in %.0f out %.0f", granted * scale, released * scale);

@@ -6,6 +6,7 @@
  * share a folder without spoiling each other's files. Writes DIR/plan.csv; with --size, the floor
  * each point's demand needs (sizing.h) in DIR/sizing.csv. */
 #include "commands.h"
+#include "csv.h"
 #include "output_dir.h"
 #include "report.h"
 #include "sizing.h"
@@ -20,10 +21,8 @@
 /* ",\"S\"": a text field, always quoted as plan.csv has always written its configurations. */
 static void quoted(GString *out, const char *s)
 {
-  g_string_append(out, ",\"");
-  for (; s && *s; s++)
-    g_string_append_printf(out, *s == '"' ? "\"\"" : "%c", *s);
-  g_string_append_c(out, '"');
+  g_string_append_c(out, ',');
+  csv_append_quoted(out, s);
 }
 
 /* One row per system: its pick, and beside it the pick with the model's held-out error as headroom

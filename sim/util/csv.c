@@ -205,6 +205,17 @@ const char *csv_field(const CsvFile *c, guint r, int col)
   return col >= 0 && (guint)col < row->len ? row->pdata[col] : "";
 }
 
+void csv_append_quoted(GString *out, const char *s)
+{
+  g_string_append_c(out, '"');
+  for (; s && *s; s++) {
+    if (*s == '"')
+      g_string_append_c(out, '"');
+    g_string_append_c(out, *s);
+  }
+  g_string_append_c(out, '"');
+}
+
 void csv_append_field(GString *out, const char *s)
 {
   if (!s)
@@ -213,11 +224,5 @@ void csv_append_field(GString *out, const char *s)
     g_string_append(out, s);
     return;
   }
-  g_string_append_c(out, '"');
-  for (; *s; s++) {
-    if (*s == '"')
-      g_string_append_c(out, '"');
-    g_string_append_c(out, *s);
-  }
-  g_string_append_c(out, '"');
+  csv_append_quoted(out, s);
 }

@@ -41,5 +41,7 @@ gboolean csv_reader_next(CsvReader *r, GPtrArray *fields, int *line, GError **er
 
 /* Appends S to OUT as one CSV field, quoted when it holds a comma, quote or line break (NULL: empty). */
 void csv_append_field(GString *out, const char *s);
+/* The same, always quoted (its quotes doubled; NULL: ""). */
+void csv_append_quoted(GString *out, const char *s);
 
 #endif
