@@ -359,6 +359,12 @@ static void headroom_pick_text(GString *s, const SummaryOptions *opt, const Syst
                          h->tok_s_per_user, percentile_names[opt->percentile], ttft_at(h, opt->percentile) / 1e3);
 }
 
+/* Whether the points' factories have budgets of their own (factory.power_budget swept). */
+static gboolean budget_swept(const SummaryOptions *opt)
+{
+  return opt->budget_max_w > opt->budget_w;
+}
+
 static char *table(const Summary *sum)
 {
   const SummaryOptions *opt = &sum->opt;
@@ -367,6 +373,10 @@ static char *table(const Summary *sum)
   if (opt->factory_gpus > 0)
     g_string_append_printf(s, "SLO: %s; factories of factory.gpus GPUs (each pick's racks and MW below), not sized by "
                               "the power budget\n%s\n", opt->slo, counts);
+  else if (budget_swept(opt))
+    g_string_append_printf(s, "SLO: %s; facility budgets %.4g to %.4g MW (swept: each point's factory is sized by its "
+                              "own, which the listed points say)\n%s\n",
+                           opt->slo, opt->budget_w / 1e6, opt->budget_max_w / 1e6, counts);
   else
     g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
   for (guint k = 0; k < sum->systems->len; k++) {
@@ -539,7 +549,7 @@ char *summary_text(const Summary *sum, SummaryFormat format)
   const guint *n = sum->counts;
   g_string_append(s, "{\n  \"slo\": ");
   results_json_string(s, opt->slo);
-  if (opt->factory_gpus > 0) /* each point's factory is its own factory.gpus: its racks and gpus say it */
+  if (opt->factory_gpus > 0 || budget_swept(opt)) /* each point's factory is its own: its racks and gpus say it */
     g_string_append(s, ",\n  \"budget_mw\": null");
   else
     g_string_append_printf(s, ",\n  \"budget_mw\": %.6g", opt->budget_w / 1e6);

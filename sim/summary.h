@@ -23,7 +23,9 @@ extern const char *const summary_format_names[]; /* "table", "csv", "json" */
 
 typedef struct {
   const char *slo;         /* the SLO in words (slo_describe) */
-  double budget_w;         /* the facility's power budget, W */
+  double budget_w;         /* the facility's power budget, W: the smallest of the points' */
+  double budget_max_w;     /* the largest (factory.power_budget swept): above budget_w, each point's
+                            * factory is sized by its own budget (JSON's budget_mw null); 0: budget_w */
   int factory_gpus;        /* the scenario's factory.gpus (its first point's): > 0, each point's factory
                             * is its factory.gpus GPUs, not sized by the budget (JSON's budget_mw null) */
   Percentile percentile;   /* the TTFT shown: the SLO's percentile */

@@ -495,6 +495,21 @@ racks=$(col "$out/rackcap/results.csv" racks | head -2 | tr '\n' ' ')
 [ "${racks%% *}" -lt "$(echo "$racks" | cut -d' ' -f2)" ] && ok || fail "a rack cap fits more racks: $racks"
 col "$out/rackcap/results.csv" reason | grep -q "leaves 0 W per GPU" && ok || fail "rack cap reason"
 
+# a swept power budget: the plan's header gives the range, not the first point's budget, and each
+# listed point says its own
+cat >"$out/budgets.yaml" <<'EOF'
+name: budgets
+system: gb200-nvl72
+model: deepseek-r1
+workload: {input: 1024, output: 1024, arrival: {kind: closed, users: 256}}
+serving: {engine: steady, precision: fp4, aggregated: {tp: 8, ep: 8, attention_dp: true}}
+factory: {power_budget: [50 MW, 200 MW]}
+EOF
+expect_rc 0 "plan of swept budgets" "$AIFSIM" plan "$out/budgets.yaml" -o "$out/budgets"
+grep -q "^SLO: .*; facility budgets 50 to 200 MW (swept" "$out/stdout" && ok || fail "swept budgets header: $(head -1 "$out/stdout")"
+grep -q "c256 \\[factory.power_budget=50 MW\\]" "$out/stdout" && grep -q "c256 \\[factory.power_budget=200 MW\\]" "$out/stdout" &&
+  ok || fail "swept budgets: each listed point says its budget"
+
 # --- conventions: help for every command, one meaning per short option, GNU --version, locale ----
 expect_rc 0 "--version" "$AIFSIM" --version
 grep -q '^Copyright (C) ' "$out/stdout" && grep -q '^License MIT' "$out/stdout" && ok || fail "--version names copyright and licence"

@@ -244,6 +244,14 @@ START_TEST(listed_points_say_their_settings)
   ck_assert_msg(g_str_has_prefix(fixed_table, "SLO: none; factories of factory.gpus GPUs (each pick's racks and MW "
                                               "below), not sized by the power budget\n"), "%s", fixed_table);
   ck_assert_msg(strstr(fixed_json, "\"budget_mw\": null,"), "%s", fixed_json);
+  /* nor does a sweep of budgets (50 MW and 200 MW points) read as its first point's budget */
+  o.factory_gpus = 0, o.budget_w = 50e6, o.budget_max_w = 200e6;
+  g_autoptr(Summary) swept = summary_new(2, &o);
+  summary_add(swept, t);
+  g_autofree char *swept_table = summary_text(swept, SUMMARY_TABLE), *swept_json = summary_text(swept, SUMMARY_JSON);
+  ck_assert_msg(g_str_has_prefix(swept_table, "SLO: none; facility budgets 50 to 200 MW (swept: each point's factory is "
+                                              "sized by its own, which the listed points say)\n"), "%s", swept_table);
+  ck_assert_msg(strstr(swept_json, "\"budget_mw\": null,"), "%s", swept_json);
   free_rows(rows);
 }
 END_TEST

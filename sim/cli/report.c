@@ -72,15 +72,29 @@ void report_print_summary(const Report *rep, SummaryFormat format, const char *f
     printf("\n%s\n", footer);
 }
 
-/* The summary of RS's scenario: its SLO (in words, into OUT->slo), budget, percentile and limits, the
- * profile's held-out errors. */
+/* The smallest and largest power budget of RS's points (factory.power_budget may be swept). */
+static void budget_range(const RunSetup *rs, double *lo, double *hi)
+{
+  *lo = G_MAXDOUBLE, *hi = 0;
+  for (gsize i = 0; i < rs->scenario->n_points; i++) {
+    Point pt;
+    scenario_point(rs->scenario, rs->catalog, i, &pt);
+    *lo = MIN(*lo, pt.p.factory.power_budget), *hi = MAX(*hi, pt.p.factory.power_budget);
+    point_clear(&pt);
+  }
+}
+
+/* The summary of RS's scenario: its SLO (in words, into OUT->slo), budget (or the range of its
+ * points' budgets), percentile and limits, the profile's held-out errors. */
 static Summary *new_summary(const RunSetup *rs, guint top, Report *out)
 {
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   const PlanParams *pl = &first.p.plan;
   out->slo = slo_describe_mix(pl, first.p.workload.mix);
-  SummaryOptions o = { .slo = out->slo, .budget_w = first.p.factory.power_budget,
+  double lo, hi;
+  budget_range(rs, &lo, &hi);
+  SummaryOptions o = { .slo = out->slo, .budget_w = lo, .budget_max_w = hi,
                        .factory_gpus = first.p.factory.factory_gpus,
                        .percentile = pl->percentile, .held_out = rs->held_out,
                        .min_tok_s_per_user = pl->min_tok_s_per_user,
