@@ -15,15 +15,16 @@ typedef enum { SLO_MET, SLO_LOST, SLO_TTFT, SLO_TPOT, SLO_TOK_S_PER_USER } SloBr
 
 /* The first limit of S that R breaks, or SLO_MET: more requests lost to failed engines
  * (R's lost_share) than S's percentile lets miss (a lost request is never answered, so it misses
- * every limit: a p99 limit allows 1% of them), then TTFT, TPOT and tokens/s per user; with
- * *WHY (when WHY is not NULL) the numbers, newly allocated. */
+ * every limit: a p99 limit allows 1% of them) or than S's max_lost_share, the tighter of the two,
+ * then TTFT, TPOT and tokens/s per user; with *WHY (when WHY is not NULL) the numbers, newly
+ * allocated. */
 SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why);
 /* The figure at percentile P of one given at p50, p90 and p99: the median where the method computed
  * no other (NAN), as the steady state's rows have. */
 double slo_at(Percentile p, double p50, double p90, double p99);
 /* The share of requests percentile P holds to (0.5, 0.9, 0.99). */
 double percentile_fraction(Percentile p);
-/* Whether S sets any limit. */
+/* Whether S sets any limit (the lost share's among them). */
 gboolean slo_any(const PlanParams *s);
 /* S in words ("p50 TTFT <= 2 s, >= 50 tok/s per user"), newly allocated; "none" without limits. */
 char *slo_describe(const PlanParams *s);

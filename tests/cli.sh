@@ -677,6 +677,15 @@ ok = (lost["status"] == "slo-violated" and "lost with failed engines" in lost["r
       and float(retried["lost_share"]) == 0 and "TTFT" in retried["reason"])
 sys.exit(0 if ok else 1)' "$out/lost/results.csv" &&
   ok || { fail "lost requests miss the SLO: more than its percentile lets miss is a breach"; cat "$out/lost/results.csv"; }
+# the plan's own limit on the lost share: without a latency limit the point losing 10% is judged
+# by it, the one retrying its requests (none lost) passes, and the header says the limit
+expect_rc 0 "plan --max-lost-share" "$AIFSIM" plan "$out/lost.yaml" --max-ttft "0 s" --max-lost-share 1% -o "$out/lost-plan" -q
+head -1 "$out/stdout" | grep -q "^SLO: <= 1% of the requests lost;" &&
+  [ "$(col "$out/lost-plan/results.csv" status | tr '\n' ' ')" = "slo-violated ok " ] &&
+  col "$out/lost-plan/results.csv" reason | grep -q "lost with failed engines, more than the plan's 1%" &&
+  ok || { fail "plan.max_lost_share judges the lost share"; cat "$out/stdout"; }
+expect_rc 2 "plan --max-lost-share above 1" "$AIFSIM" plan "$out/lost.yaml" --max-lost-share 150% -o "$out/lost-plan2"
+expect_err "'plan.max_lost_share' must be at most 1" "a lost share above 1 refused"
 expect_rc 0 "plan --size" "$AIFSIM" plan "$out/floor.yaml" --size -o "$out/floor-size" -q
 python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))

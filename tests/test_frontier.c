@@ -418,6 +418,22 @@ START_TEST(slo_each_limit)
   r.lost_share = 0.15;
   ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_LOST); /* 15% > 10% */
   ck_assert_int_eq(slo_check(&(PlanParams){ .percentile = PCT_P99 }, &r, NULL), SLO_MET); /* no limit */
+  /* the plan's own limit on the lost share: alone it judges the losses of a point with no latency
+   * limit (15% > 1%); beside a p90 limit the tighter of the two holds (5% < 10%, then 10% < 20%) */
+  g_autofree char *why5 = NULL, *why6 = NULL;
+  ck_assert_int_eq(slo_check(&(PlanParams){ .max_lost_share = 0.01 }, &r, &why5), SLO_LOST);
+  ck_assert_str_eq(why5, "15% of the requests lost with failed engines, more than the plan's 1%");
+  ck_assert_int_eq(slo_check(&(PlanParams){ .max_lost_share = 0.2 }, &r, NULL), SLO_MET); /* 15% <= 20% */
+  r.lost_share = 0.07;
+  slo = (PlanParams){ .min_tok_s_per_user = 10, .percentile = PCT_P90, .max_lost_share = 0.05 };
+  ck_assert_int_eq(slo_check(&slo, &r, &why6), SLO_LOST);
+  ck_assert_str_eq(why6, "7% of the requests lost with failed engines, more than the plan's 5%");
+  slo.max_lost_share = 0.2;
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_MET); /* 7% <= 10%, the p90 limit's */
+  r.lost_share = 0.12;
+  ck_assert_int_eq(slo_check(&slo, &r, NULL), SLO_LOST); /* 12% > 10% */
+  g_autofree char *lost_words = slo_describe(&(PlanParams){ .max_lost_share = 0.001 });
+  ck_assert_str_eq(lost_words, "<= 0.1% of the requests lost");
   result_row_clear(&r);
 }
 END_TEST

@@ -123,7 +123,8 @@ static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const ch
 /* The SLO options, over the scenario's plan keys. */
 static gboolean slo_overrides(Scenario *sc, char *const *values, GError **error)
 {
-  static const char *const keys[] = { "plan.min_tok_s_per_user", "plan.max_ttft", "plan.max_tpot", "plan.percentile" };
+  static const char *const keys[] = { "plan.min_tok_s_per_user", "plan.max_ttft", "plan.max_tpot", "plan.percentile",
+                                      "plan.max_lost_share" };
   for (gsize k = 0; k < G_N_ELEMENTS(keys); k++)
     if (values[k] && !scenario_override(sc, keys[k], values[k], error))
       return FALSE;
@@ -133,7 +134,8 @@ static gboolean slo_overrides(Scenario *sc, char *const *values, GError **error)
 int cmd_plan(int argc, char **argv)
 {
   g_auto(RunArgs) a = { .seed = G_MININT64 };
-  g_autofree char *min_user = NULL, *max_ttft = NULL, *max_tpot = NULL, *percentile = NULL, *format = NULL;
+  g_autofree char *min_user = NULL, *max_ttft = NULL, *max_tpot = NULL, *percentile = NULL, *max_lost = NULL;
+  g_autofree char *format = NULL;
   g_autofree char *provisioning = NULL, *availability = NULL;
   gboolean size = FALSE;
   gint jobs = (gint)g_get_num_processors(), top = 3;
@@ -144,6 +146,7 @@ int cmd_plan(int argc, char **argv)
     { "max-ttft", 0, 0, G_OPTION_ARG_STRING, &max_ttft, "longest acceptable TTFT, e.g. '2 s' (plan.max_ttft)", "TIME" },
     { "max-tpot", 0, 0, G_OPTION_ARG_STRING, &max_tpot, "longest acceptable TPOT, e.g. '40 ms' (plan.max_tpot)", "TIME" },
     { "percentile", 0, 0, G_OPTION_ARG_STRING, &percentile, "p50, p90 or p99: where the TTFT and TPOT limits hold (plan.percentile)", "P" },
+    { "max-lost-share", 0, 0, G_OPTION_ARG_STRING, &max_lost, "largest acceptable share of requests lost with failed engines, e.g. 0.1% (plan.max_lost_share)", "SHARE" },
     { "provisioning", 0, 0, G_OPTION_ARG_STRING, &provisioning, "size the factory by nameplate, component or drawn power (factory.provisioning; drawn: racks provisioned for the operating point's draw)", "HOW" },
     { "size", 0, 0, G_OPTION_ARG_NONE, &size, "size each floor point (factory.floor.simulate) for its demand: the fewest racks whose floor meets the SLO, by simulating floors of that size (writes sizing.csv)", NULL },
     { "availability", 0, 0, G_OPTION_ARG_STRING, &availability, "with --size: the engines' share of the run in service the floor must also keep, e.g. 99.9% (factory.failures)", "SHARE" },
@@ -178,7 +181,7 @@ int cmd_plan(int argc, char **argv)
   int rc = run_setup("plan", argc, argv, &a, &rs, &err);
   if (rc)
     return rc;
-  char *const slo[] = { min_user, max_ttft, max_tpot, percentile };
+  char *const slo[] = { min_user, max_ttft, max_tpot, percentile, max_lost };
   if (!slo_overrides(rs.scenario, slo, &err) ||
       (provisioning && !scenario_override(rs.scenario, "factory.provisioning", provisioning, &err)))
     return cli_fail("plan", err);

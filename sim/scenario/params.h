@@ -160,6 +160,7 @@ typedef struct {
   double max_ttft;      /* s, 0 = no limit */
   double max_tpot;      /* s, 0 = no limit */
   Percentile percentile; /* the latency percentile the TTFT and TPOT limits hold at */
+  double max_lost_share; /* largest share of requests lost with failed engines, 0 = no limit of its own */
 } PlanParams;
 
 /* The values of one point: every scenario key, resolved. Name, description, seed and plan are

@@ -183,6 +183,7 @@ static const KtKey keys[] = {
   NUM("plan.max_ttft", plan.max_ttft, DIM_TIME, "0 s", "longest acceptable TTFT at plan.percentile (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
   NUM("plan.max_tpot", plan.max_tpot, DIM_TIME, "0 s", "longest acceptable TPOT at plan.percentile (0 = no limit; one for the scenario)", KT_NONNEG | KT_NOSWEEP),
   ENUMF("plan.percentile", plan.percentile, percentile_names, "p50", "the percentile the TTFT and TPOT limits hold at: p50, p90 or p99 (one for the scenario)", KT_NOSWEEP),
+  { "plan.max_lost_share", KT_NUMBER, DIM_FRACTION, "0", "largest acceptable share of the requests lost with failed engines (factory.failures without retry; event simulation), e.g. 0.1%; 0 = no limit of its own (a TTFT or TPOT limit lets miss only what its percentile does: 10% at p90); one for the scenario", O(plan.max_lost_share), NULL, KT_NONNEG | KT_NOSWEEP, NULL, NULL, 1, 0 },
 };
 
 const KtTable scenario_table = { "scenario", keys, G_N_ELEMENTS(keys) };
