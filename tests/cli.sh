@@ -497,14 +497,8 @@ col "$out/rackcap/results.csv" reason | grep -q "leaves 0 W per GPU" && ok || fa
 
 # a swept power budget: the plan's header gives the range, not the first point's budget, and each
 # listed point says its own
-cat >"$out/budgets.yaml" <<'EOF'
-name: budgets
-system: gb200-nvl72
-model: deepseek-r1
-workload: {input: 1024, output: 1024, arrival: {kind: closed, users: 256}}
-serving: {engine: steady, precision: fp4, aggregated: {tp: 8, ep: 8, attention_dp: true}}
-factory: {power_budget: [50 MW, 200 MW]}
-EOF
+sed -e 's/^name: rackcap/name: budgets/' -e 's/^factory: .*/factory: {power_budget: [50 MW, 200 MW]}/' \
+  "$out/rackcap.yaml" >"$out/budgets.yaml"
 expect_rc 0 "plan of swept budgets" "$AIFSIM" plan "$out/budgets.yaml" -o "$out/budgets"
 grep -q "^SLO: .*; facility budgets 50 to 200 MW (swept" "$out/stdout" && ok || fail "swept budgets header: $(head -1 "$out/stdout")"
 grep -q "c256 \\[factory.power_budget=50 MW\\]" "$out/stdout" && grep -q "c256 \\[factory.power_budget=200 MW\\]" "$out/stdout" &&

@@ -199,6 +199,17 @@ static char *summary_of(GPtrArray *rows, const SummaryOptions *o, SummaryFormat 
   return summary_text(sum, format);
 }
 
+/* The summary of row T under O, whose factories no one budget sizes: its table starts with HEADER
+ * and its JSON's budget_mw is null. */
+static void unsized_header(const SummaryOptions *o, const ResultRow *t, const char *header)
+{
+  g_autoptr(Summary) sum = summary_new(2, o);
+  summary_add(sum, t);
+  g_autofree char *table = summary_text(sum, SUMMARY_TABLE), *json = summary_text(sum, SUMMARY_JSON);
+  ck_assert_msg(g_str_has_prefix(table, header), "%s", table);
+  ck_assert_msg(strstr(json, "\"budget_mw\": null,"), "%s", json);
+}
+
 /* Points the configuration label cannot tell apart: system s swept the router (round_robin, kv_aware)
  * and a swept key without a column of its own (prefix caching), at one label; its 4,096-token
  * points all share isl, so isl is not named. System t's points differ by nothing: its settings are
@@ -238,20 +249,12 @@ START_TEST(listed_points_say_their_settings)
   ck_assert_msg(strstr(json, "\"budget_mw\": 100,"), "%s", json);
   /* a factory of a set GPU count is not sized by the budget, and the summary does not say it is */
   o.factory_gpus = 100000;
-  g_autoptr(Summary) fixed = summary_new(2, &o);
-  summary_add(fixed, t);
-  g_autofree char *fixed_table = summary_text(fixed, SUMMARY_TABLE), *fixed_json = summary_text(fixed, SUMMARY_JSON);
-  ck_assert_msg(g_str_has_prefix(fixed_table, "SLO: none; factories of factory.gpus GPUs (each pick's racks and MW "
-                                              "below), not sized by the power budget\n"), "%s", fixed_table);
-  ck_assert_msg(strstr(fixed_json, "\"budget_mw\": null,"), "%s", fixed_json);
+  unsized_header(&o, t, "SLO: none; factories of factory.gpus GPUs (each pick's racks and MW below), not sized by the "
+                        "power budget\n");
   /* nor does a sweep of budgets (50 MW and 200 MW points) read as its first point's budget */
   o.factory_gpus = 0, o.budget_w = 50e6, o.budget_max_w = 200e6;
-  g_autoptr(Summary) swept = summary_new(2, &o);
-  summary_add(swept, t);
-  g_autofree char *swept_table = summary_text(swept, SUMMARY_TABLE), *swept_json = summary_text(swept, SUMMARY_JSON);
-  ck_assert_msg(g_str_has_prefix(swept_table, "SLO: none; facility budgets 50 to 200 MW (swept: each point's factory is "
-                                              "sized by its own, which the listed points say)\n"), "%s", swept_table);
-  ck_assert_msg(strstr(swept_json, "\"budget_mw\": null,"), "%s", swept_json);
+  unsized_header(&o, t, "SLO: none; facility budgets 50 to 200 MW (swept: each point's factory is sized by its own, "
+                        "which the listed points say)\n");
   free_rows(rows);
 }
 END_TEST
