@@ -66,8 +66,6 @@ SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why)
   return SLO_MET;
 }
 
-gboolean slo_any(const PlanParams *s) { return latency_limits(s) || s->max_lost_share > 0; }
-
 char *slo_describe(const PlanParams *s)
 {
   return slo_describe_mix(s, NULL);

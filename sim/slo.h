@@ -24,8 +24,6 @@ SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why);
 double slo_at(Percentile p, double p50, double p90, double p99);
 /* The share of requests percentile P holds to (0.5, 0.9, 0.99). */
 double percentile_fraction(Percentile p);
-/* Whether S sets any limit (the lost share's among them). */
-gboolean slo_any(const PlanParams *s);
 /* S in words ("p50 TTFT <= 2 s, >= 50 tok/s per user"), newly allocated; "none" without limits. */
 char *slo_describe(const PlanParams *s);
 /* The same for a mixed demand's points (workload.mix's text, or NULL): TTFT by class, each at its
