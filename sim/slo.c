@@ -33,8 +33,10 @@ SloBreach slo_check(const PlanParams *s, const ResultRow *r, char **why)
   double tpot = slo_at(s->percentile, r->tpot_p50_ms, r->tpot_p90_ms, r->tpot_p99_ms);
   double may_miss = 1 - percentile_fraction(s->percentile);
   /* a latency limit lets miss what its percentile does; the plan's own limit may be tighter */
-  gboolean own = s->max_lost_share > 0 && !(latency_limits(s) && may_miss <= s->max_lost_share);
-  double limit = own ? s->max_lost_share : latency_limits(s) ? may_miss : INFINITY;
+  double limit = latency_limits(s) ? may_miss : INFINITY;
+  gboolean own = s->max_lost_share > 0 && s->max_lost_share < limit;
+  if (own)
+    limit = s->max_lost_share;
   if (r->lost_share > limit) {
     if (why && own)
       *why = g_strdup_printf("%.3g%% of the requests lost with failed engines, more than the plan's %.3g%%",
