@@ -72,10 +72,13 @@ void report_print_summary(const Report *rep, SummaryFormat format, const char *f
     printf("\n%s\n", footer);
 }
 
-/* The smallest and largest power budget of RS's points (factory.power_budget may be swept). */
-static void budget_range(const RunSetup *rs, double *lo, double *hi)
+/* The smallest and largest power budget of RS's points: FIRST's unless the file sweeps the key,
+ * and then read from every point (which of its values make points is the point space's to say). */
+static void budget_range(const RunSetup *rs, const Point *first, double *lo, double *hi)
 {
-  *lo = G_MAXDOUBLE, *hi = 0;
+  *lo = *hi = first->p.factory.power_budget;
+  if (!scenario_sweeps(rs->scenario, "factory.power_budget"))
+    return;
   for (gsize i = 0; i < rs->scenario->n_points; i++) {
     Point pt;
     scenario_point(rs->scenario, rs->catalog, i, &pt);
@@ -93,7 +96,7 @@ static Summary *new_summary(const RunSetup *rs, guint top, Report *out)
   const PlanParams *pl = &first.p.plan;
   out->slo = slo_describe_mix(pl, first.p.workload.mix);
   double lo, hi;
-  budget_range(rs, &lo, &hi);
+  budget_range(rs, &first, &lo, &hi);
   SummaryOptions o = { .slo = out->slo, .budget_w = lo, .budget_max_w = hi,
                        .factory_gpus = first.p.factory.factory_gpus,
                        .percentile = pl->percentile, .held_out = rs->held_out,

@@ -231,6 +231,12 @@ static const Axis *find_axis(const Scenario *s, const char *path)
   return NULL;
 }
 
+gboolean scenario_sweeps(const Scenario *s, const char *path)
+{
+  const Axis *a = find_axis(s, path);
+  return a && (a->values->len > 1 || a->range);
+}
+
 
 /* A catalog id must exist: checked at the node so the error points at it. */
 static gboolean check_catalog_id(const LoadCtx *ctx, const KtKey *key, YamlDoc *d, yaml_node_t *node,

@@ -72,6 +72,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 /* Sets scenario key PATH to VALUE for every point (as if the file said so), e.g. the --seed option. */
 gboolean scenario_override(Scenario *s, const char *path, const char *value, GError **error);
 
+/* Whether the file gives scenario key PATH several values (a list or a range): a swept key. */
+gboolean scenario_sweeps(const Scenario *s, const char *path);
+
 /* Builds point INDEX (0 <= INDEX < n_points) into OUT; free with point_clear. */
 void scenario_point(const Scenario *s, const Catalog *catalog, gsize index, Point *out);
 void point_clear(Point *pt);
