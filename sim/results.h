@@ -20,6 +20,7 @@ typedef struct {
   double workers, tp, pp, ep, attention_dp;       /* the aggregated engines, or the decode pool */
   double prefill_workers, prefill_tp, prefill_pp, prefill_ep, prefill_attention_dp; /* disaggregated */
   double max_batch, mtp_tokens, oversubscription;
+  double budget_mw;  /* the facility power budget that sizes the factory, MW (NAN: factory.gpus sizes it) */
   char *swept;   /* the other swept keys, "key=value; ..." */
   OutcomeKind status;
   char *reason;  /* why not ok, with the numbers */

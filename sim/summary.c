@@ -18,9 +18,13 @@ static const char *const unlabelled[] = { "model", "arrival", "rate_req_s", "isl
                                           "oversubscription" };
 #define N_UNLABELLED G_N_ELEMENTS(unlabelled)
 
-/* One system: its pick, and the best points of each mode. */
+#define BUDGET_KEY "factory.power_budget"
+
+/* One system (at one power budget, where factory.power_budget is swept): its pick, and the best
+ * points of each mode. */
 typedef struct {
-  char *name;
+  char *name;                 /* the system */
+  double budget_mw;           /* the budget its points share where budgets are swept, else NAN */
   char *first[N_UNLABELLED];  /* each unlabelled column's value at the system's first point ("" empty) */
   gboolean varies[N_UNLABELLED]; /* whether another of its points had another */
   gboolean seen;
@@ -83,15 +87,23 @@ void summary_free(Summary *s)
   g_free(s);
 }
 
-static SystemSummary *system_of(Summary *s, const char *name)
+static gboolean budget_swept(const SummaryOptions *opt);
+
+/* R's group: its system, and its budget where the points' budgets differ (a planner given one
+ * budget wants the pick for it, not the best over budgets); NAN budgets (factory.gpus) group
+ * together. */
+static SystemSummary *system_of(Summary *s, const ResultRow *r)
 {
+  double budget = budget_swept(&s->opt) && isfinite(r->budget_mw) ? r->budget_mw : NAN;
   for (guint k = 0; k < s->systems->len; k++) {
     SystemSummary *ss = s->systems->pdata[k];
-    if (g_strcmp0(ss->name, name) == 0)
+    if (g_strcmp0(ss->name, r->system) == 0 &&
+        (ss->budget_mw == budget || (isnan(ss->budget_mw) && isnan(budget))))
       return ss;
   }
   SystemSummary *ss = g_new0(SystemSummary, 1);
-  ss->name = g_strdup(name ? name : "");
+  ss->name = g_strdup(r->system ? r->system : "");
+  ss->budget_mw = budget;
   for (int m = 0; m < 2; m++)
     ss->top[m] = g_ptr_array_new_with_free_func(row_free);
   g_ptr_array_add(s->systems, ss);
@@ -122,7 +134,8 @@ static void note_unlabelled(SystemSummary *ss, const ResultRow *r)
 }
 
 /* R's settings in SS: "column=value" for each unlabelled column that varies among SS's points, then
- * R's other swept keys (results' swept), "; " between; NULL when none. */
+ * R's other swept keys (results' swept, but for the budget SS is headed by), "; " between; NULL
+ * when none. */
 static char *settings_of(const SystemSummary *ss, const ResultRow *r)
 {
   GString *t = g_string_new(NULL);
@@ -131,8 +144,12 @@ static char *settings_of(const SystemSummary *ss, const ResultRow *r)
       g_autofree char *v = cell_text(r, unlabelled[i]);
       g_string_append_printf(t, "%s%s=%s", t->len ? "; " : "", unlabelled[i], v);
     }
-  if (r->swept && *r->swept)
-    g_string_append_printf(t, "%s%s", t->len ? "; " : "", r->swept);
+  if (r->swept && *r->swept) {
+    g_auto(GStrv) keys = g_strsplit(r->swept, "; ", -1);
+    for (char **k = keys; *k; k++)
+      if (!(isfinite(ss->budget_mw) && g_str_has_prefix(*k, BUDGET_KEY "="))) /* the group's heading says it */
+        g_string_append_printf(t, "%s%s", t->len ? "; " : "", *k);
+  }
   return t->len ? g_string_free(t, FALSE) : (g_string_free(t, TRUE), NULL);
 }
 
@@ -152,7 +169,7 @@ void summary_add(Summary *s, const ResultRow *r)
 {
   s->points++;
   s->counts[r->status]++;
-  SystemSummary *ss = system_of(s, r->system);
+  SystemSummary *ss = system_of(s, r);
   int m = g_strcmp0(r->mode, modes[1]) == 0;
   ss->swept[m] = TRUE;
   note_unlabelled(ss, r);
@@ -180,6 +197,7 @@ void summary_add(Summary *s, const ResultRow *r)
 
 guint summary_n_systems(const Summary *s) { return s->systems->len; }
 const char *summary_system(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->name; }
+double summary_budget_mw(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->budget_mw; }
 const ResultRow *summary_pick(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->pick; }
 const ResultRow *summary_headroom_pick(const Summary *s, guint i)
 {
@@ -374,15 +392,18 @@ static char *table(const Summary *sum)
     g_string_append_printf(s, "SLO: %s; factories of factory.gpus GPUs (each pick's racks and MW below), not sized by "
                               "the power budget\n%s\n", opt->slo, counts);
   else if (budget_swept(opt))
-    g_string_append_printf(s, "SLO: %s; facility budgets %.4g to %.4g MW (swept: each point's factory is sized by its "
-                              "own, which the listed points say)\n%s\n",
+    g_string_append_printf(s, "SLO: %s; facility budgets %.4g to %.4g MW (swept: a pick for each budget, its "
+                              "factory sized by it)\n%s\n",
                            opt->slo, opt->budget_w / 1e6, opt->budget_max_w / 1e6, counts);
   else
     g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
   for (guint k = 0; k < sum->systems->len; k++) {
     const SystemSummary *ss = sum->systems->pdata[k];
     const ResultRow *p = ss->pick;
-    g_string_append_printf(s, "\n%s\n", ss->name);
+    if (isfinite(ss->budget_mw))
+      g_string_append_printf(s, "\n%s, facility budget %.4g MW\n", ss->name, ss->budget_mw);
+    else
+      g_string_append_printf(s, "\n%s\n", ss->name);
     if (!p) {
       g_string_append(s, "  no configuration meets the SLO\n");
       continue;
@@ -442,6 +463,7 @@ static void emit_all(const Summary *sum, GString *s, EmitFunc emit)
 static void emit_csv(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
 {
   csv_append_field(s, ss->name);
+  g_string_append_printf(s, isfinite(r->budget_mw) ? ",%.6g" : ",", r->budget_mw);
   g_string_append_printf(s, ",%s,%u,%" G_GSIZE_FORMAT ",", mode, rank, r->point);
   csv_append_field(s, r->config);
   g_autofree char *set = settings_of(ss, r);
@@ -471,6 +493,7 @@ static void emit_json(GString *s, const SystemSummary *ss, const char *mode, gui
 {
   g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
   results_json_string(s, ss->name);
+  g_string_append_printf(s, isfinite(r->budget_mw) ? ", \"budget_mw\": %.6g" : ", \"budget_mw\": null", r->budget_mw);
   g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
                          rank, r->point);
   json_config(s, ss, r);
@@ -498,6 +521,8 @@ static void held_out_json(const Summary *sum, GString *s)
     const HeldOutError *e = held_out_find(h, ss->name, ss->pick->mode);
     g_string_append(s, listed++ ? ",\n    {\"system\": " : "\n    {\"system\": ");
     results_json_string(s, ss->name);
+    g_string_append_printf(s, isfinite(ss->pick->budget_mw) ? ", \"budget_mw\": %.6g" : ", \"budget_mw\": null",
+                           ss->pick->budget_mw);
     g_string_append(s, ", \"mode\": ");
     results_json_string(s, ss->pick->mode);
     g_string_append_printf(s, ", \"rows\": %u", e ? e->rows : 0);
@@ -539,7 +564,7 @@ char *summary_text(const Summary *sum, SummaryFormat format)
     return table(sum);
   GString *s = g_string_new(NULL);
   if (format == SUMMARY_CSV) {
-    g_string_append(s, "system,mode,rank,point,config,settings");
+    g_string_append(s, "system,budget_mw,mode,rank,point,config,settings");
     for (gsize i = 0; i < G_N_ELEMENTS(figure_names); i++)
       g_string_append_printf(s, ",%s", figure_names[i]);
     g_string_append(s, ",factory_tok_s\n");

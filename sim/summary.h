@@ -10,7 +10,8 @@
  * TTFT error is the median's, applied to the SLO's percentile), and the pick that limit makes: the
  * ok point with the most tokens/s per MW that clears every limit by its system and mode's error
  * (a figure with no held-out error keeps the SLO's own limit; a system and mode without measured
- * rows has no such pick: nothing says how far its figures may be off). As a table, CSV or JSON. */
+ * rows has no such pick: nothing says how far its figures may be off). Where the scenario sweeps
+ * the power budget, all of it per system and budget. As a table, CSV or JSON. */
 #ifndef AIF_SUMMARY_H
 #define AIF_SUMMARY_H
 
@@ -25,7 +26,8 @@ typedef struct {
   const char *slo;         /* the SLO in words (slo_describe) */
   double budget_w;         /* the facility's power budget, W: the smallest of the points' */
   double budget_max_w;     /* the largest (factory.power_budget swept): above budget_w, each point's
-                            * factory is sized by its own budget (JSON's budget_mw null); 0: budget_w */
+                            * factory is sized by its own budget (JSON's budget_mw null), and each
+                            * system is summarised per budget; 0: budget_w */
   int factory_gpus;        /* the scenario's factory.gpus (its first point's): > 0, each point's factory
                             * is its factory.gpus GPUs, not sized by the budget (JSON's budget_mw null) */
   Percentile percentile;   /* the TTFT shown: the SLO's percentile */
@@ -50,9 +52,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Summary, summary_free)
 /* The summary in FORMAT, newly allocated. */
 char *summary_text(const Summary *s, SummaryFormat format);
 /* The systems, in order of first appearance, and each one's pick (frontier_better over tokens/s
- * per MW; NULL where none of its points meets the SLO). */
+ * per MW; NULL where none of its points meets the SLO). Where the points' power budgets differ
+ * (factory.power_budget swept: SummaryOptions' budget_max_w), a system is listed once per budget,
+ * with the pick among the points sized by that budget: a planner given a budget wants the best
+ * factory it makes, not the budget whose factory has the most tokens/s per MW.
+ * summary_budget_mw is that budget, MW (NAN where budgets are not swept, or for points sized by
+ * factory.gpus). */
 guint summary_n_systems(const Summary *s);
 const char *summary_system(const Summary *s, guint i);
+double summary_budget_mw(const Summary *s, guint i);
 const ResultRow *summary_pick(const Summary *s, guint i);
 /* What tells R, a point of system I, apart beyond its configuration label: "column=value" for each
  * result column the label does not name (model, arrival, rate_req_s, isl, osl, router, max_batch,

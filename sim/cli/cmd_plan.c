@@ -25,17 +25,19 @@ static void quoted(GString *out, const char *s)
   csv_append_quoted(out, s);
 }
 
-/* One row per system: its pick, and beside it the pick with the model's held-out error as headroom
+/* One row per system (per system and budget where the budget is swept): its pick, and beside it the pick with the model's held-out error as headroom
  * on the SLO's limits (summary.h; empty where there is none). */
 static char *plan_csv(const Summary *sum)
 {
-  GString *out = g_string_new("system,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
+  GString *out = g_string_new("system,budget_mw,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
                               "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point,"
                               "headroom_config,headroom_settings,headroom_tok_s_per_user,headroom_tok_s_per_mw,"
                               "headroom_racks,headroom_point\n");
   for (guint i = 0; i < summary_n_systems(sum); i++) {
     const ResultRow *r = summary_pick(sum, i), *h = summary_headroom_pick(sum, i);
     g_string_append(out, summary_system(sum, i));
+    double budget = r ? r->budget_mw : summary_budget_mw(sum, i);
+    g_string_append_printf(out, isfinite(budget) ? ",%.6g" : ",", budget);
     if (!r) {
       g_string_append(out, ",,,,,,,,,,,,,,,,,,,,\n");
       continue;
