@@ -187,6 +187,7 @@ static void describe(const Point *pt, ResultRow *row)
   row->mtp_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0;
   row->oversubscription = p->factory.oversubscription;
   row->budget_mw = p->factory.factory_gpus > 0 ? NAN : p->factory.power_budget / 1e6;
+  row->factory_gpus = p->factory.factory_gpus > 0 ? p->factory.factory_gpus : NAN;
   row->swept = g_strdup(pt->swept ? pt->swept : "");
 }
 

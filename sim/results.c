@@ -39,6 +39,7 @@ const ResultColumn result_columns[] = {
   { "router", RC_STR, O(router), "how a request picks an engine (disaggregated, or more than one aggregated engine)" },
   { "oversubscription", RC_NUM, O(oversubscription), "scale-out fabric oversubscription" },
   { "budget_mw", RC_NUM, O(budget_mw), "facility power budget the factory is sized by, MW (factory.power_budget; empty where factory.gpus sets its size)" },
+  { "factory_gpus", RC_NUM, O(factory_gpus), "GPUs the factory is sized to (factory.gpus; empty where the power budget sizes it)" },
   { "swept", RC_STR, O(swept), "the point's value of every other swept key, 'key=value; ...'" },
   { "status", RC_OUTCOME, O(status), "ok (meets the SLO), slo-violated (which limit: see reason), queue-bound (closed loop: users beyond what the deployment runs at once wait), unstable (open loop: more offered than served), infeasible (does not fit: see reason) or unsupported" },
   { "reason", RC_STR, O(reason), "why the point is not ok, with the numbers" },

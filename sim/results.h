@@ -21,6 +21,7 @@ typedef struct {
   double prefill_workers, prefill_tp, prefill_pp, prefill_ep, prefill_attention_dp; /* disaggregated */
   double max_batch, mtp_tokens, oversubscription;
   double budget_mw;  /* the facility power budget that sizes the factory, MW (NAN: factory.gpus sizes it) */
+  double factory_gpus; /* the GPU count that sizes it (factory.gpus; NAN: the budget sizes it) */
   char *swept;   /* the other swept keys, "key=value; ..." */
   OutcomeKind status;
   char *reason;  /* why not ok, with the numbers */

@@ -18,13 +18,17 @@ static const char *const unlabelled[] = { "model", "arrival", "rate_req_s", "isl
                                           "oversubscription" };
 #define N_UNLABELLED G_N_ELEMENTS(unlabelled)
 
-#define BUDGET_KEY "factory.power_budget"
+/* The keys that size a factory: where either is swept, the heading of each system's points says
+ * their value, not their settings. */
+static const char *const size_keys[] = { "factory.power_budget=", "factory.gpus=" };
 
-/* One system (at one power budget, where factory.power_budget is swept): its pick, and the best
- * points of each mode. */
+/* One system (at one factory size, where the size is swept): its pick, and the best points of
+ * each mode. */
 typedef struct {
   char *name;                 /* the system */
-  double budget_mw;           /* the budget its points share where budgets are swept, else NAN */
+  double budget_mw;           /* the budget its points share where sizes are swept, else NAN */
+  double factory_gpus;        /* or the GPU count they share, else NAN */
+  gboolean per_size;          /* whether the scenario sweeps the factory's size */
   char *first[N_UNLABELLED];  /* each unlabelled column's value at the system's first point ("" empty) */
   gboolean varies[N_UNLABELLED]; /* whether another of its points had another */
   gboolean seen;
@@ -87,23 +91,25 @@ void summary_free(Summary *s)
   g_free(s);
 }
 
-static gboolean budget_swept(const SummaryOptions *opt);
+/* Whether A and B are the same size (NAN: none). */
+static gboolean same_size(double a, double b)
+{
+  return a == b || (isnan(a) && isnan(b));
+}
 
-/* R's group: its system, and its budget where the points' budgets differ (a planner given one
- * budget wants the pick for it, not the best over budgets); NAN budgets (factory.gpus) group
- * together. */
+/* R's group: its system, and its factory's size (budget or GPU count) where the scenario sweeps
+ * it (a planner given one budget wants the pick for it, not the best over budgets). */
 static SystemSummary *system_of(Summary *s, const ResultRow *r)
 {
-  double budget = budget_swept(&s->opt) && isfinite(r->budget_mw) ? r->budget_mw : NAN;
+  double budget = s->opt.per_size ? r->budget_mw : NAN, gpus = s->opt.per_size ? r->factory_gpus : NAN;
   for (guint k = 0; k < s->systems->len; k++) {
     SystemSummary *ss = s->systems->pdata[k];
-    if (g_strcmp0(ss->name, r->system) == 0 &&
-        (ss->budget_mw == budget || (isnan(ss->budget_mw) && isnan(budget))))
+    if (g_strcmp0(ss->name, r->system) == 0 && same_size(ss->budget_mw, budget) && same_size(ss->factory_gpus, gpus))
       return ss;
   }
   SystemSummary *ss = g_new0(SystemSummary, 1);
   ss->name = g_strdup(r->system ? r->system : "");
-  ss->budget_mw = budget;
+  ss->budget_mw = budget, ss->factory_gpus = gpus, ss->per_size = s->opt.per_size;
   for (int m = 0; m < 2; m++)
     ss->top[m] = g_ptr_array_new_with_free_func(row_free);
   g_ptr_array_add(s->systems, ss);
@@ -134,8 +140,8 @@ static void note_unlabelled(SystemSummary *ss, const ResultRow *r)
 }
 
 /* R's settings in SS: "column=value" for each unlabelled column that varies among SS's points, then
- * R's other swept keys (results' swept, but for the budget SS is headed by), "; " between; NULL
- * when none. */
+ * R's other swept keys (results' swept, but for the size SS is headed by), "; " between; NULL when
+ * none. */
 static char *settings_of(const SystemSummary *ss, const ResultRow *r)
 {
   GString *t = g_string_new(NULL);
@@ -147,8 +153,8 @@ static char *settings_of(const SystemSummary *ss, const ResultRow *r)
   if (r->swept && *r->swept) {
     g_auto(GStrv) keys = g_strsplit(r->swept, "; ", -1);
     for (char **k = keys; *k; k++)
-      if (!(isfinite(ss->budget_mw) && g_str_has_prefix(*k, BUDGET_KEY "="))) /* the group's heading says it */
-        g_string_append_printf(t, "%s%s", t->len ? "; " : "", *k);
+      if (!(ss->per_size && (g_str_has_prefix(*k, size_keys[0]) || g_str_has_prefix(*k, size_keys[1]))))
+        g_string_append_printf(t, "%s%s", t->len ? "; " : "", *k); /* else the group's heading says it */
   }
   return t->len ? g_string_free(t, FALSE) : (g_string_free(t, TRUE), NULL);
 }
@@ -198,6 +204,7 @@ void summary_add(Summary *s, const ResultRow *r)
 guint summary_n_systems(const Summary *s) { return s->systems->len; }
 const char *summary_system(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->name; }
 double summary_budget_mw(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->budget_mw; }
+double summary_factory_gpus(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->factory_gpus; }
 const ResultRow *summary_pick(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->pick; }
 const ResultRow *summary_headroom_pick(const Summary *s, guint i)
 {
@@ -377,10 +384,46 @@ static void headroom_pick_text(GString *s, const SummaryOptions *opt, const Syst
                          h->tok_s_per_user, percentile_names[opt->percentile], ttft_at(h, opt->percentile) / 1e3);
 }
 
-/* Whether the points' factories have budgets of their own (factory.power_budget swept). */
-static gboolean budget_swept(const SummaryOptions *opt)
+/* ONE (a printf format for A) or, where B is above A, MANY (for A and B). */
+static void range_text(GString *s, double a, double b, const char *one, const char *many)
 {
-  return opt->budget_max_w > opt->budget_w;
+  if (b > a)
+    g_string_append_printf(s, many, a, b);
+  else
+    g_string_append_printf(s, one, a);
+}
+
+/* The header's first line: the SLO, and the budget, GPU count or swept sizes that size the
+ * factories. */
+static void header_text(GString *s, const SummaryOptions *opt)
+{
+  g_string_append_printf(s, "SLO: %s; ", opt->slo);
+  if (opt->per_size) {
+    g_string_append(s, "a pick for each factory size swept (");
+    if (opt->budget_w > 0)
+      range_text(s, opt->budget_w / 1e6, opt->budget_max_w / 1e6, "a facility budget of %.4g MW",
+                 "facility budgets of %.4g to %.4g MW");
+    if (opt->budget_w > 0 && opt->factory_gpus > 0)
+      g_string_append(s, "; ");
+    if (opt->factory_gpus > 0)
+      range_text(s, opt->factory_gpus, opt->factory_gpus_max, "factories of %.0f GPUs", "factories of %.0f to %.0f GPUs");
+    g_string_append(s, ")\n");
+  } else if (opt->factory_gpus > 0) {
+    g_string_append(s, "factories of factory.gpus GPUs (each pick's racks and MW below), not sized by the power budget\n");
+  } else {
+    g_string_append_printf(s, "facility budget %.4g MW\n", opt->budget_w / 1e6);
+  }
+}
+
+/* The system's heading: its name, and its factory's size where sizes are swept. */
+static void heading_text(GString *s, const SystemSummary *ss)
+{
+  if (isfinite(ss->budget_mw))
+    g_string_append_printf(s, "\n%s, facility budget %.4g MW\n", ss->name, ss->budget_mw);
+  else if (isfinite(ss->factory_gpus))
+    g_string_append_printf(s, "\n%s, factory of %.0f GPUs\n", ss->name, ss->factory_gpus);
+  else
+    g_string_append_printf(s, "\n%s\n", ss->name);
 }
 
 static char *table(const Summary *sum)
@@ -388,22 +431,12 @@ static char *table(const Summary *sum)
   const SummaryOptions *opt = &sum->opt;
   GString *s = g_string_new(NULL);
   g_autofree char *counts = counts_text(sum);
-  if (opt->factory_gpus > 0)
-    g_string_append_printf(s, "SLO: %s; factories of factory.gpus GPUs (each pick's racks and MW below), not sized by "
-                              "the power budget\n%s\n", opt->slo, counts);
-  else if (budget_swept(opt))
-    g_string_append_printf(s, "SLO: %s; facility budgets %.4g to %.4g MW (swept: a pick for each budget, its "
-                              "factory sized by it)\n%s\n",
-                           opt->slo, opt->budget_w / 1e6, opt->budget_max_w / 1e6, counts);
-  else
-    g_string_append_printf(s, "SLO: %s; facility budget %.4g MW\n%s\n", opt->slo, opt->budget_w / 1e6, counts);
+  header_text(s, opt);
+  g_string_append_printf(s, "%s\n", counts);
   for (guint k = 0; k < sum->systems->len; k++) {
     const SystemSummary *ss = sum->systems->pdata[k];
     const ResultRow *p = ss->pick;
-    if (isfinite(ss->budget_mw))
-      g_string_append_printf(s, "\n%s, facility budget %.4g MW\n", ss->name, ss->budget_mw);
-    else
-      g_string_append_printf(s, "\n%s\n", ss->name);
+    heading_text(s, ss);
     if (!p) {
       g_string_append(s, "  no configuration meets the SLO\n");
       continue;
@@ -464,6 +497,7 @@ static void emit_csv(GString *s, const SystemSummary *ss, const char *mode, guin
 {
   csv_append_field(s, ss->name);
   g_string_append_printf(s, isfinite(r->budget_mw) ? ",%.6g" : ",", r->budget_mw);
+  g_string_append_printf(s, isfinite(r->factory_gpus) ? ",%.0f" : ",", r->factory_gpus);
   g_string_append_printf(s, ",%s,%u,%" G_GSIZE_FORMAT ",", mode, rank, r->point);
   csv_append_field(s, r->config);
   g_autofree char *set = settings_of(ss, r);
@@ -489,11 +523,19 @@ static void json_config(GString *s, const SystemSummary *ss, const ResultRow *r)
     g_string_append(s, "null");
 }
 
+/* ", \"budget_mw\": B, \"factory_gpus\": G": what sized R's factory (null: the other did). */
+static void json_size(GString *s, const ResultRow *r)
+{
+  g_string_append_printf(s, isfinite(r->budget_mw) ? ", \"budget_mw\": %.6g" : ", \"budget_mw\": null", r->budget_mw);
+  g_string_append_printf(s, isfinite(r->factory_gpus) ? ", \"factory_gpus\": %.0f" : ", \"factory_gpus\": null",
+                         r->factory_gpus);
+}
+
 static void emit_json(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
 {
   g_string_append(s, s->str[s->len - 1] == '[' ? "\n    {\"system\": " : ",\n    {\"system\": ");
   results_json_string(s, ss->name);
-  g_string_append_printf(s, isfinite(r->budget_mw) ? ", \"budget_mw\": %.6g" : ", \"budget_mw\": null", r->budget_mw);
+  json_size(s, r);
   g_string_append_printf(s, ", \"mode\": \"%s\", \"rank\": %u, \"point\": %" G_GSIZE_FORMAT ", \"config\": ", mode,
                          rank, r->point);
   json_config(s, ss, r);
@@ -521,8 +563,7 @@ static void held_out_json(const Summary *sum, GString *s)
     const HeldOutError *e = held_out_find(h, ss->name, ss->pick->mode);
     g_string_append(s, listed++ ? ",\n    {\"system\": " : "\n    {\"system\": ");
     results_json_string(s, ss->name);
-    g_string_append_printf(s, isfinite(ss->pick->budget_mw) ? ", \"budget_mw\": %.6g" : ", \"budget_mw\": null",
-                           ss->pick->budget_mw);
+    json_size(s, ss->pick);
     g_string_append(s, ", \"mode\": ");
     results_json_string(s, ss->pick->mode);
     g_string_append_printf(s, ", \"rows\": %u", e ? e->rows : 0);
@@ -564,7 +605,7 @@ char *summary_text(const Summary *sum, SummaryFormat format)
     return table(sum);
   GString *s = g_string_new(NULL);
   if (format == SUMMARY_CSV) {
-    g_string_append(s, "system,budget_mw,mode,rank,point,config,settings");
+    g_string_append(s, "system,budget_mw,factory_gpus,mode,rank,point,config,settings");
     for (gsize i = 0; i < G_N_ELEMENTS(figure_names); i++)
       g_string_append_printf(s, ",%s", figure_names[i]);
     g_string_append(s, ",factory_tok_s\n");
@@ -574,7 +615,7 @@ char *summary_text(const Summary *sum, SummaryFormat format)
   const guint *n = sum->counts;
   g_string_append(s, "{\n  \"slo\": ");
   results_json_string(s, opt->slo);
-  if (opt->factory_gpus > 0 || budget_swept(opt)) /* each point's factory is its own: its racks and gpus say it */
+  if (opt->factory_gpus > 0 || opt->per_size) /* each point's factory is its own: its racks and gpus say it */
     g_string_append(s, ",\n  \"budget_mw\": null");
   else
     g_string_append_printf(s, ",\n  \"budget_mw\": %.6g", opt->budget_w / 1e6);

@@ -11,7 +11,8 @@
  * ok point with the most tokens/s per MW that clears every limit by its system and mode's error
  * (a figure with no held-out error keeps the SLO's own limit; a system and mode without measured
  * rows has no such pick: nothing says how far its figures may be off). Where the scenario sweeps
- * the power budget, all of it per system and budget. As a table, CSV or JSON. */
+ * the factory's size (its power budget or GPU count), all of it per system and size. As a table,
+ * CSV or JSON. */
 #ifndef AIF_SUMMARY_H
 #define AIF_SUMMARY_H
 
@@ -24,12 +25,16 @@ extern const char *const summary_format_names[]; /* "table", "csv", "json" */
 
 typedef struct {
   const char *slo;         /* the SLO in words (slo_describe) */
-  double budget_w;         /* the facility's power budget, W: the smallest of the points' */
-  double budget_max_w;     /* the largest (factory.power_budget swept): above budget_w, each point's
-                            * factory is sized by its own budget (JSON's budget_mw null), and each
-                            * system is summarised per budget; 0: budget_w */
-  int factory_gpus;        /* the scenario's factory.gpus (its first point's): > 0, each point's factory
-                            * is its factory.gpus GPUs, not sized by the budget (JSON's budget_mw null) */
+  double budget_w;         /* the facility's power budget, W: the smallest of the points sized by one
+                            * (0: none is) */
+  double budget_max_w;     /* the largest of them (0: budget_w) */
+  int factory_gpus;        /* factory.gpus: the smallest of the points sized by a GPU count (0: none
+                            * is); without per_size, > 0 says every point's factory is its
+                            * factory.gpus GPUs, not sized by the budget (JSON's budget_mw null) */
+  int factory_gpus_max;    /* the largest of them (0: factory_gpus) */
+  /* factory.power_budget or factory.gpus swept: each point's factory has a size of its own, and
+   * each system is summarised per size (JSON's budget_mw null) */
+  gboolean per_size;
   Percentile percentile;   /* the TTFT shown: the SLO's percentile */
   const HeldOut *held_out; /* the profile's error on measured rows it was not fitted on, quoted
                             * beside each pick (held_out.h); NULL: not known (a profile of the user's) */
@@ -52,15 +57,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Summary, summary_free)
 /* The summary in FORMAT, newly allocated. */
 char *summary_text(const Summary *s, SummaryFormat format);
 /* The systems, in order of first appearance, and each one's pick (frontier_better over tokens/s
- * per MW; NULL where none of its points meets the SLO). Where the points' power budgets differ
- * (factory.power_budget swept: SummaryOptions' budget_max_w), a system is listed once per budget,
- * with the pick among the points sized by that budget: a planner given a budget wants the best
+ * per MW; NULL where none of its points meets the SLO). Where the factory's size is swept
+ * (SummaryOptions' per_size: factory.power_budget or factory.gpus), a system is listed once per
+ * size, with the pick among the points of that size: a planner given a budget wants the best
  * factory it makes, not the budget whose factory has the most tokens/s per MW.
- * summary_budget_mw is that budget, MW (NAN where budgets are not swept, or for points sized by
- * factory.gpus). */
+ * summary_budget_mw and summary_factory_gpus are that size, a budget in MW or a GPU count (NAN
+ * where sizes are not swept, and for the kind of size the system's points do not have). */
 guint summary_n_systems(const Summary *s);
 const char *summary_system(const Summary *s, guint i);
 double summary_budget_mw(const Summary *s, guint i);
+double summary_factory_gpus(const Summary *s, guint i);
 const ResultRow *summary_pick(const Summary *s, guint i);
 /* What tells R, a point of system I, apart beyond its configuration label: "column=value" for each
  * result column the label does not name (model, arrival, rate_req_s, isl, osl, router, max_batch,

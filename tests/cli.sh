@@ -313,7 +313,7 @@ expect_rc 2 "fit from no start" "$AIFSIM" fit "$out/m.csv" --starts 0
 # plan: the best configuration per system, and its factory
 expect_rc 0 "plan" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan"
 [ "$(wc -l <"$out/plan/plan.csv")" -eq 3 ] && ok || fail "plan.csv has one row per system"
-grep -q '^h100-sxm-hgx8,[0-9.]*,"agg' "$out/plan/plan.csv" && grep -q '^gb200-nvl72,[0-9.]*,"agg' "$out/plan/plan.csv" && ok || fail "plan picks a configuration for each system"
+grep -q '^h100-sxm-hgx8,[0-9.]*,,"agg' "$out/plan/plan.csv" && grep -q '^gb200-nvl72,[0-9.]*,,"agg' "$out/plan/plan.csv" && ok || fail "plan picks a configuration for each system"
 grep -q 'tok/s/MW' "$out/stdout" && ok || fail "plan prints its table"
 expect_rc 0 "plan with an impossible SLO" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan2" --min-tok-s-per-user 100000
 grep -q 'no configuration meets the SLO' "$out/stdout" && ok || fail "plan says when nothing meets the SLO"
@@ -501,7 +501,7 @@ col "$out/rackcap/results.csv" reason | grep -q "leaves 0 W per GPU" && ok || fa
 sed -e 's/^name: rackcap/name: budgets/' -e 's/^factory: .*/factory: {power_budget: [50 MW, 200 MW]}/' \
   "$out/rackcap.yaml" >"$out/budgets.yaml"
 expect_rc 0 "plan of swept budgets" "$AIFSIM" plan "$out/budgets.yaml" -o "$out/budgets"
-grep -q "^SLO: .*; facility budgets 50 to 200 MW (swept: a pick for each budget" "$out/stdout" && ok ||
+grep -q "^SLO: .*; a pick for each factory size swept (facility budgets of 50 to 200 MW)$" "$out/stdout" && ok ||
   fail "swept budgets header: $(head -1 "$out/stdout")"
 grep -A2 "^gb200-nvl72, facility budget 200 MW$" "$out/stdout" | grep -q "^  [0-9]* racks, [0-9]* GPUs, 200 MW facility" &&
   grep -A2 "^gb200-nvl72, facility budget 50 MW$" "$out/stdout" | grep -q "^  [0-9]* racks, [0-9]* GPUs, 49.[0-9]* MW facility" &&
@@ -509,6 +509,14 @@ grep -A2 "^gb200-nvl72, facility budget 200 MW$" "$out/stdout" | grep -q "^  [0-
 [ "$(col "$out/budgets/plan.csv" budget_mw | tr '\n' ' ')" = "50 200 " ] && ok ||
   fail "plan.csv: a row per budget: $(col "$out/budgets/plan.csv" budget_mw | tr '\n' ' ')"
 grep -q "factory.power_budget=" "$out/stdout" && fail "the listed points repeat their group's budget" || ok
+# a swept factory.gpus beside a budget-sized point: a pick for each size, each headed by it
+sed -e 's/^name: budgets/name: sizes/' -e 's/^factory: .*/factory: {gpus: [0, 4608]}/' "$out/budgets.yaml" >"$out/sizes.yaml"
+expect_rc 0 "plan of swept factory sizes" "$AIFSIM" plan "$out/sizes.yaml" -o "$out/sizes"
+grep -q "^SLO: .*; a pick for each factory size swept (a facility budget of 100 MW; factories of 4608 GPUs)$" "$out/stdout" &&
+  grep -A2 "^gb200-nvl72, factory of 4608 GPUs$" "$out/stdout" | grep -q "^  64 racks, 4608 GPUs," && ok ||
+  fail "swept factory sizes: $(grep -A2 "^gb200" "$out/stdout")"
+[ "$(col "$out/sizes/plan.csv" factory_gpus | tr '\n' ' ')" = " 4608 " ] && ok ||
+  fail "plan.csv: a row per factory size: $(col "$out/sizes/plan.csv" factory_gpus | tr '\n' ' ')"
 
 # --- conventions: help for every command, one meaning per short option, GNU --version, locale ----
 expect_rc 0 "--version" "$AIFSIM" --version

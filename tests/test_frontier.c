@@ -241,7 +241,7 @@ START_TEST(listed_points_say_their_settings)
                 "%s", table); /* the second best, point 2 */
   ck_assert_msg(strstr(table, "  pick: agg 1x tp8 fp4 trtllm c8\n"), "%s", table);
   g_autofree char *csv = summary_text(sum, SUMMARY_CSV);
-  ck_assert_msg(strstr(csv, "s,,aggregated,0,3,agg 2x tp4 fp8 trtllm c32,router=kv_aware; serving.prefix_cache.enabled=true,"),
+  ck_assert_msg(strstr(csv, "s,,,aggregated,0,3,agg 2x tp4 fp8 trtllm c32,router=kv_aware; serving.prefix_cache.enabled=true,"),
                 "%s", csv);
   g_autofree char *json = summary_text(sum, SUMMARY_JSON);
   ck_assert_msg(strstr(json, "\"config\": \"agg 1x tp8 fp4 trtllm c8\", \"settings\": null"), "%s", json);
@@ -252,61 +252,71 @@ START_TEST(listed_points_say_their_settings)
   unsized_header(&o, t, "SLO: none; factories of factory.gpus GPUs (each pick's racks and MW below), not sized by the "
                         "power budget\n");
   /* nor does a sweep of budgets (50 MW and 200 MW points) read as its first point's budget */
-  o.factory_gpus = 0, o.budget_w = 50e6, o.budget_max_w = 200e6;
-  unsized_header(&o, t, "SLO: none; facility budgets 50 to 200 MW (swept: a pick for each budget, its factory sized "
-                        "by it)\n");
+  o.factory_gpus = 0, o.budget_w = 50e6, o.budget_max_w = 200e6, o.per_size = TRUE;
+  unsized_header(&o, t, "SLO: none; a pick for each factory size swept (facility budgets of 50 to 200 MW)\n");
   free_rows(rows);
 }
 END_TEST
 
-/* A sweep of budgets is answered per budget: system s at 50 MW (points 0-1) and 200 MW (points
- * 2-3), where the bigger factory's deeper fabric costs it tokens/s per MW (103 and 101 against 102
- * and 100: the best over both budgets is a 50 MW point). The 200 MW planner gets its own pick,
- * point 2 (102 > 100), not the 50 MW factory; each budget heads its points, which no longer repeat
- * it among their settings (the router, which varies, they still say); CSV and JSON give the budget
- * beside the system. Without the sweep (budget_max_w at budget_w) s is one system whatever its
- * rows' budgets, picked at point 0 (103). */
-START_TEST(a_pick_per_budget)
+/* A sweep of factory sizes is answered per size: system s at 50 MW (points 0-1) and 200 MW
+ * (points 2-3), where the bigger factory's deeper fabric costs it tokens/s per MW (103 and 101
+ * against 102 and 100: the best over both budgets is a 50 MW point), and a factory of 4,608 GPUs
+ * (point 4, 104). The 200 MW planner gets its own pick, point 2 (102 > 100), not the 50 MW
+ * factory; each size heads its points, which no longer repeat it among their settings (the
+ * router, which varies, they still say); the header gives both kinds of size; CSV and JSON give
+ * the size beside the system. Without the sweep (per_size FALSE) s is one system whatever its
+ * rows' sizes, picked at point 4 (104). */
+START_TEST(a_pick_per_factory_size)
 {
   GPtrArray *rows = g_ptr_array_new();
-  static const double budget[] = { 50, 50, 200, 200 }, mw[] = { 103, 101, 102, 100 };
+  static const double budget[] = { 50, 50, 200, 200, NAN }, mw[] = { 103, 101, 102, 100, 104 };
   static const char *const routers[] = { "round_robin", "kv_aware" };
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 5; k++) {
     ResultRow *r = row(rows, "s", 50, mw[k], OUTCOME_OK);
     r->mode = g_strdup("aggregated"), r->config = g_strdup("agg 1x tp8 fp4 trtllm c64");
     r->router = g_strdup(routers[k % 2]), r->budget_mw = budget[k];
-    r->swept = g_strdup_printf("factory.power_budget=%g MW", budget[k]);
+    r->factory_gpus = k < 4 ? NAN : 4608;
+    r->swept = k < 4 ? g_strdup_printf("factory.power_budget=%g MW; factory.gpus=0", budget[k])
+                     : g_strdup("factory.power_budget=50 MW; factory.gpus=4608");
   }
-  SummaryOptions o = { .slo = "none", .budget_w = 50e6, .budget_max_w = 200e6, .percentile = PCT_P50 };
+  SummaryOptions o = { .slo = "none", .budget_w = 50e6, .budget_max_w = 200e6, .factory_gpus = 4608,
+                       .factory_gpus_max = 4608, .per_size = TRUE, .percentile = PCT_P50 };
   g_autoptr(Summary) sum = summary_new(2, &o);
   for (guint i = 0; i < rows->len; i++)
     summary_add(sum, rows->pdata[i]);
-  ck_assert_uint_eq(summary_n_systems(sum), 2);
+  ck_assert_uint_eq(summary_n_systems(sum), 3);
   ck_assert_str_eq(summary_system(sum, 1), "s");
   ck_assert_double_eq(summary_budget_mw(sum, 0), 50);
   ck_assert_double_eq(summary_budget_mw(sum, 1), 200);
+  ck_assert(isnan(summary_budget_mw(sum, 2)) && isnan(summary_factory_gpus(sum, 1)));
+  ck_assert_double_eq(summary_factory_gpus(sum, 2), 4608);
   ck_assert_uint_eq(summary_pick(sum, 0)->point, 0);
   ck_assert_uint_eq(summary_pick(sum, 1)->point, 2);
+  ck_assert_uint_eq(summary_pick(sum, 2)->point, 4);
   g_autofree char *set = summary_settings(sum, 1, summary_pick(sum, 1));
   ck_assert_str_eq(set, "router=round_robin");
   g_autofree char *table = summary_text(sum, SUMMARY_TABLE);
+  ck_assert_msg(g_str_has_prefix(table, "SLO: none; a pick for each factory size swept (facility budgets of 50 to 200 "
+                                        "MW; factories of 4608 GPUs)\n"), "%s", table);
   ck_assert_msg(strstr(table, "\ns, facility budget 50 MW\n  pick: agg 1x tp8 fp4 trtllm c64 [router=round_robin]\n"),
                 "%s", table);
   ck_assert_msg(strstr(table, "\ns, facility budget 200 MW\n  pick: agg 1x tp8 fp4 trtllm c64 [router=round_robin]\n"),
                 "%s", table);
-  ck_assert_msg(!strstr(table, "factory.power_budget="), "%s", table);
+  ck_assert_msg(strstr(table, "\ns, factory of 4608 GPUs\n  pick: agg 1x tp8 fp4 trtllm c64\n"), "%s", table);
+  ck_assert_msg(!strstr(table, "factory.power_budget=") && !strstr(table, "factory.gpus="), "%s", table);
   g_autofree char *csv = summary_text(sum, SUMMARY_CSV);
-  ck_assert_msg(strstr(csv, "\ns,200,aggregated,0,2,agg 1x tp8 fp4 trtllm c64,router=round_robin,"), "%s", csv);
+  ck_assert_msg(strstr(csv, "\ns,200,,aggregated,0,2,agg 1x tp8 fp4 trtllm c64,router=round_robin,"), "%s", csv);
+  ck_assert_msg(strstr(csv, "\ns,,4608,aggregated,0,4,agg 1x tp8 fp4 trtllm c64,,"), "%s", csv);
   g_autofree char *json = summary_text(sum, SUMMARY_JSON);
-  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"budget_mw\": 200, \"mode\": \"aggregated\", \"rank\": 0, \"point\": 2,"),
-                "%s", json);
-  o.budget_max_w = 0; /* not swept */
+  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"budget_mw\": 200, \"factory_gpus\": null, \"mode\": \"aggregated\", "
+                             "\"rank\": 0, \"point\": 2,"), "%s", json);
+  o.per_size = FALSE; /* not swept */
   g_autoptr(Summary) one = summary_new(2, &o);
   for (guint i = 0; i < rows->len; i++)
     summary_add(one, rows->pdata[i]);
   ck_assert_uint_eq(summary_n_systems(one), 1);
-  ck_assert(isnan(summary_budget_mw(one, 0)));
-  ck_assert_uint_eq(summary_pick(one, 0)->point, 0);
+  ck_assert(isnan(summary_budget_mw(one, 0)) && isnan(summary_factory_gpus(one, 0)));
+  ck_assert_uint_eq(summary_pick(one, 0)->point, 4);
   free_rows(rows);
 }
 END_TEST
@@ -341,11 +351,11 @@ START_TEST(pick_quotes_held_out_error)
                               "9.5% tok/s per GPU, 12% tok/s per user, 30% TTFT"), "%s", table);
   ck_assert_msg(strstr(table, "  measured: no t aggregated row to check the model against"), "%s", table);
   g_autofree char *json = summary_of(rows, &o, SUMMARY_JSON);
-  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"budget_mw\": null, \"mode\": \"aggregated\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
+  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"budget_mw\": null, \"factory_gpus\": null, \"mode\": \"aggregated\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
                              "0.095, \"tok_s_per_user_error\": 0.12, \"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": null, "
                              "\"headroom_max_ttft_s\": null, \"headroom_pick\": {\"point\": 0, \"mode\": \"aggregated\""),
                 "%s", json);
-  ck_assert_msg(strstr(json, "{\"system\": \"t\", \"budget_mw\": null, \"mode\": \"aggregated\", \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
+  ck_assert_msg(strstr(json, "{\"system\": \"t\", \"budget_mw\": null, \"factory_gpus\": null, \"mode\": \"aggregated\", \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
                 "%s", json);
   ck_assert_msg(strstr(json, "\"headroom_max_ttft_s\": null, \"headroom_pick\": null}"), "%s", json); /* t's */
   ck_assert_ptr_null(strstr(table, "margin:")); /* no limits given */
@@ -547,7 +557,7 @@ int main(void)
   tcase_add_test(tc, columns_are_documented);
   tcase_add_test(tc, pick_quotes_held_out_error);
   tcase_add_test(tc, listed_points_say_their_settings);
-  tcase_add_test(tc, a_pick_per_budget);
+  tcase_add_test(tc, a_pick_per_factory_size);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

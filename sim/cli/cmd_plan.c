@@ -1,6 +1,7 @@
 /* cmd_plan.c — `aifsim plan SCENARIO.yaml`: for a power budget and an SLO, the best configuration
- * per system and the factory it implies (racks, GPUs, tokens/s, tokens/s per MW, MW on optics,
- * dollars per million tokens), with the top points of each mode beside it (summary.h). The points
+ * per system (per system and factory size where the scenario sweeps the size) and the factory it
+ * implies (racks, GPUs, tokens/s, tokens/s per MW, MW on optics, dollars per million tokens), with
+ * the top points of each mode beside it (summary.h). The points
  * come from the same sweep as `run`'s (sweep.h), and the pick is the point the chart annotates
  * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
  * share a folder without spoiling each other's files. Writes DIR/plan.csv; with --size, the floor
@@ -25,19 +26,20 @@ static void quoted(GString *out, const char *s)
   csv_append_quoted(out, s);
 }
 
-/* One row per system (per system and budget where the budget is swept): its pick, and beside it the pick with the model's held-out error as headroom
+/* One row per system (per system and factory size where the size is swept): its pick, and beside it the pick with the model's held-out error as headroom
  * on the SLO's limits (summary.h; empty where there is none). */
 static char *plan_csv(const Summary *sum)
 {
-  GString *out = g_string_new("system,budget_mw,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
+  GString *out = g_string_new("system,budget_mw,factory_gpus,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
                               "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point,"
                               "headroom_config,headroom_settings,headroom_tok_s_per_user,headroom_tok_s_per_mw,"
                               "headroom_racks,headroom_point\n");
   for (guint i = 0; i < summary_n_systems(sum); i++) {
     const ResultRow *r = summary_pick(sum, i), *h = summary_headroom_pick(sum, i);
     g_string_append(out, summary_system(sum, i));
-    double budget = r ? r->budget_mw : summary_budget_mw(sum, i);
+    double budget = r ? r->budget_mw : summary_budget_mw(sum, i), gpus = r ? r->factory_gpus : summary_factory_gpus(sum, i);
     g_string_append_printf(out, isfinite(budget) ? ",%.6g" : ",", budget);
+    g_string_append_printf(out, isfinite(gpus) ? ",%.0f" : ",", gpus);
     if (!r) {
       g_string_append(out, ",,,,,,,,,,,,,,,,,,,,\n");
       continue;
@@ -158,8 +160,10 @@ int cmd_plan(int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO.yaml]");
   g_option_context_set_summary(ctx, "For the scenario's power budget and SLO, the best configuration per system, the\n"
-                                    "factory it implies and the best points of each mode. Writes plan.csv, the chart,\n"
-                                    "results.csv and scenario.resolved.yaml (what aifsim launch reads) into DIR.");
+                                    "factory it implies and the best points of each mode; per system and factory size\n"
+                                    "where the scenario sweeps factory.power_budget or factory.gpus. Writes plan.csv,\n"
+                                    "the chart, results.csv and scenario.resolved.yaml (what aifsim launch reads) into\n"
+                                    "DIR.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   if (!cli_parse(ctx, "plan", &argc, &argv))
     return 2;

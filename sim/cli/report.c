@@ -72,36 +72,49 @@ void report_print_summary(const Report *rep, SummaryFormat format, const char *f
     printf("\n%s\n", footer);
 }
 
-/* The smallest and largest power budget of RS's points: FIRST's unless the file sweeps the key,
- * and then read from every point (which of its values make points is the point space's to say). */
-static void budget_range(const RunSetup *rs, const Point *first, double *lo, double *hi)
+/* Widens [LO, HI] (LO 0: empty) by V. */
+static void widen(double *lo, double *hi, double v)
 {
-  *lo = *hi = first->p.factory.power_budget;
-  if (!scenario_sweeps(rs->scenario, "factory.power_budget"))
+  *lo = *lo > 0 ? MIN(*lo, v) : v, *hi = MAX(*hi, v);
+}
+
+/* What sizes RS's factories (SummaryOptions): FIRST's budget or GPU count, unless the file sweeps
+ * either, and then the range of each over the points it sizes (which values make points is the
+ * point space's to say). */
+static void factory_sizes(const RunSetup *rs, const Point *first, SummaryOptions *o)
+{
+  const FactoryParams *f = &first->p.factory;
+  o->per_size = scenario_sweeps(rs->scenario, "factory.power_budget") || scenario_sweeps(rs->scenario, "factory.gpus");
+  if (!o->per_size) {
+    o->budget_w = o->budget_max_w = f->power_budget;
+    o->factory_gpus = o->factory_gpus_max = f->factory_gpus;
     return;
+  }
+  double b = 0, bm = 0, g = 0, gm = 0;
   for (gsize i = 0; i < rs->scenario->n_points; i++) {
     Point pt;
     scenario_point(rs->scenario, rs->catalog, i, &pt);
-    *lo = MIN(*lo, pt.p.factory.power_budget), *hi = MAX(*hi, pt.p.factory.power_budget);
+    if (pt.p.factory.factory_gpus > 0)
+      widen(&g, &gm, pt.p.factory.factory_gpus);
+    else
+      widen(&b, &bm, pt.p.factory.power_budget);
     point_clear(&pt);
   }
+  o->budget_w = b, o->budget_max_w = bm, o->factory_gpus = (int)g, o->factory_gpus_max = (int)gm;
 }
 
-/* The summary of RS's scenario: its SLO (in words, into OUT->slo), budget (or the range of its
- * points' budgets), percentile and limits, the profile's held-out errors. */
+/* The summary of RS's scenario: its SLO (in words, into OUT->slo), what sizes its factories (or the
+ * range of its points' sizes), percentile and limits, the profile's held-out errors. */
 static Summary *new_summary(const RunSetup *rs, guint top, Report *out)
 {
   Point first;
   scenario_point(rs->scenario, rs->catalog, 0, &first);
   const PlanParams *pl = &first.p.plan;
   out->slo = slo_describe_mix(pl, first.p.workload.mix);
-  double lo, hi;
-  budget_range(rs, &first, &lo, &hi);
-  SummaryOptions o = { .slo = out->slo, .budget_w = lo, .budget_max_w = hi,
-                       .factory_gpus = first.p.factory.factory_gpus,
-                       .percentile = pl->percentile, .held_out = rs->held_out,
+  SummaryOptions o = { .slo = out->slo, .percentile = pl->percentile, .held_out = rs->held_out,
                        .min_tok_s_per_user = pl->min_tok_s_per_user,
                        .max_ttft = first.p.workload.mix ? 0 : pl->max_ttft };
+  factory_sizes(rs, &first, &o);
   point_clear(&first);
   return summary_new(top, &o);
 }
@@ -116,7 +129,7 @@ static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Report
   g_autofree const ResultRow **picks = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
   g_autofree const ResultRow **headroom = g_new0(const ResultRow *, summary_n_systems(sum) + 1);
   guint n = 0;
-  for (guint i = 0; i < summary_n_systems(sum); i++) { /* a system's picks per budget: the chart rings its best */
+  for (guint i = 0; i < summary_n_systems(sum); i++) { /* a system's picks per size: the chart rings its best */
     const ResultRow *p = summary_pick(sum, i);
     guint k = 0;
     while (k < n && !(p && g_strcmp0(picks[k]->system, p->system) == 0))
