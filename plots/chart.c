@@ -489,8 +489,8 @@ static double legend_heading(cairo_t *cr, double x, double y, const char *s)
   return y + 19;
 }
 
-static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, gboolean faded, gboolean headroom,
-                        double w)
+static void draw_legend(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, GPtrArray *families,
+                        gboolean faded, gboolean headroom, double w)
 {
   double x = w - MARGIN_R + 18, y = legend_heading(cr, x, MARGIN_T + 6, "frontier per system");
   for (guint s = 0; s < cd->systems->len; s++, y += 18) {
@@ -521,8 +521,8 @@ static void draw_legend(cairo_t *cr, const ChartData *cd, GPtrArray *families, g
     y += 30;
   }
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  draw_text(cr, x, y + 8, 11, FALSE, 0, "ringed: each system's pick,");
-  draw_text(cr, x, y + 22, 11, FALSE, 0, "as `aifsim plan` picks it");
+  draw_text(cr, x, y + 8, 11, FALSE, 0, opt->picks_over_sizes ? "ringed: each system's best pick;" : "ringed: each system's pick,");
+  draw_text(cr, x, y + 22, 11, FALSE, 0, opt->picks_over_sizes ? "`aifsim plan` picks per size" : "as `aifsim plan` picks it");
   if (headroom) {
     draw_text(cr, x, y + 42, 11, FALSE, 0, "dashed: its pick with the model's");
     draw_text(cr, x, y + 56, 11, FALSE, 0, "held-out error as headroom");
@@ -579,7 +579,7 @@ static void draw(cairo_t *cr, const ChartData *cd, const ChartOptions *opt, Axis
   gboolean headroom = FALSE;
   for (guint s = 0; s < cd->systems->len; s++)
     headroom = headroom || headroom_of(cd, opt, s, x, y);
-  draw_legend(cr, cd, families, faded, headroom, w);
+  draw_legend(cr, cd, opt, families, faded, headroom, w);
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_text(cr, MARGIN_L, 30, 19, TRUE, 0, opt->title ? opt->title : "AI-factory chart");
   g_autofree char *dir = directions(opt);

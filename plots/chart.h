@@ -21,6 +21,8 @@ typedef struct {
   /* beside each pick (the same index; NULL: none), the pick with the model's held-out error as
    * headroom on the SLO's limits (summary.h): a dashed ring and a label where it is another point */
   const ResultRow *const *headroom;
+  gboolean picks_over_sizes; /* the plan picks per factory size (summary.h) and the ring is each
+                              * system's best of those picks: the legend says so */
   int width, height;   /* points (PNG pixels) */
 } ChartOptions;
 

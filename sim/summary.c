@@ -205,6 +205,7 @@ guint summary_n_systems(const Summary *s) { return s->systems->len; }
 const char *summary_system(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->name; }
 double summary_budget_mw(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->budget_mw; }
 double summary_factory_gpus(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->factory_gpus; }
+gboolean summary_per_size(const Summary *s) { return s->opt.per_size; }
 const ResultRow *summary_pick(const Summary *s, guint i) { return ((SystemSummary *)s->systems->pdata[i])->pick; }
 const ResultRow *summary_headroom_pick(const Summary *s, guint i)
 {

@@ -67,6 +67,7 @@ guint summary_n_systems(const Summary *s);
 const char *summary_system(const Summary *s, guint i);
 double summary_budget_mw(const Summary *s, guint i);
 double summary_factory_gpus(const Summary *s, guint i);
+gboolean summary_per_size(const Summary *s); /* whether systems are listed per size */
 const ResultRow *summary_pick(const Summary *s, guint i);
 /* What tells R, a point of system I, apart beyond its configuration label: "column=value" for each
  * result column the label does not name (model, arrival, rate_req_s, isl, osl, router, max_batch,

@@ -141,7 +141,7 @@ static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Report
   }
   ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = *x, .y = *y,
                       .slo_x = first.p.plan.min_tok_s_per_user, .slo_text = rep->slo, .picks = picks, .headroom = headroom,
-                      .n_picks = n, .width = 1280, .height = 800 };
+                      .picks_over_sizes = summary_per_size(sum), .n_picks = n, .width = 1280, .height = 800 };
   g_autofree char *png = g_build_filename(rs->outdir, "chart.png", NULL);
   g_autofree char *gp = g_build_filename(rs->outdir, "chart.gp", NULL);
   g_autofree char *dat = g_build_filename(rs->outdir, "chart.dat", NULL);
