@@ -27,6 +27,7 @@ void factory_plan(const SystemSpec *s, const FactorySpec *f, double gpu_avg_w, d
                                                                                  : peak.it;
   out->avg_it_per_gpu = avg.it;
   double rack = s->gpus_per_rack, other = f->other_it_fraction;
+  out->rack_w = facility_per_gpu(out, other, 0) * rack;
   if (f->gpus > 0) {
     out->racks = ceil(f->gpus / rack);
     out->gpus = out->racks * rack;

@@ -35,6 +35,9 @@ typedef struct {
   double racks, gpus;
   double pue;
   double peak_it_per_gpu;    /* W provisioned per GPU, GPU racks only (nameplate or component) */
+  double rack_w;             /* facility W one rack is provisioned for, before the fabric's share
+                              * (with the IT outside the GPU racks and the PUE): what a budget must
+                              * hold at least for one rack */
   double avg_it_per_gpu;     /* W drawn per GPU at the simulated load, GPU racks only */
   double fabric_w_per_gpu;   /* W of scale-out switches and optics per GPU */
   double it_w, facility_w;   /* provisioned, whole facility */

@@ -81,6 +81,15 @@ static gboolean evaluate_factory(const Point *pt, const Outcome *o, ResultRow *r
     return FALSE;
   }
   factory_plan(&pt->system, &fs, o->gpu_power_w, o->out_tok_s_per_gpu, &fp);
+  if (fp.racks < 1) { /* the budget holds no rack: no factory, nothing to score */
+    g_free(row->reason);
+    row->status = OUTCOME_INFEASIBLE;
+    row->reason = g_strdup_printf("factory.power_budget: %.4g MW holds no %s rack, which needs at least %.4g MW at the "
+                                  "facility (%d GPUs at %.0f W of IT each, the IT beside them and PUE %.3g)",
+                                  fs.budget / 1e6, pt->system.id, fp.rack_w / 1e6, pt->system.gpus_per_rack,
+                                  fp.peak_it_per_gpu, fp.pue);
+    return FALSE;
+  }
   if (!fp.fabric.fits) {
     int need = fabric_tiers_for(fp.gpus, fs.fabric.radix);
     g_free(row->reason);

@@ -517,6 +517,12 @@ grep -q "^SLO: .*; a pick for each factory size swept (a facility budget of 100 
   fail "swept factory sizes: $(grep -A2 "^gb200" "$out/stdout")"
 [ "$(col "$out/sizes/plan.csv" factory_gpus | tr '\n' ' ')" = " 4608 " ] && ok ||
   fail "plan.csv: a row per factory size: $(col "$out/sizes/plan.csv" factory_gpus | tr '\n' ' ')"
+# a budget that holds no rack makes no factory: infeasible, with what one rack needs
+sed -e 's/^name: budgets/name: tiny/' -e 's/^factory: .*/factory: {power_budget: [0.1 MW, 1 MW]}/' "$out/budgets.yaml" >"$out/tiny.yaml"
+expect_rc 0 "a budget below one rack" "$AIFSIM" run "$out/tiny.yaml" -o "$out/tiny"
+[ "$(col "$out/tiny/results.csv" status | tr '\n' ' ')" = "infeasible ok " ] &&
+  col "$out/tiny/results.csv" reason | grep -q "^factory.power_budget: 0.1 MW holds no gb200-nvl72 rack, which needs at least 0.14" &&
+  ok || fail "a budget below one rack: $(col "$out/tiny/results.csv" reason | head -1)"
 
 # --- conventions: help for every command, one meaning per short option, GNU --version, locale ----
 expect_rc 0 "--version" "$AIFSIM" --version

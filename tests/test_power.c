@@ -170,6 +170,8 @@ START_TEST(hopper_100mw_factory)
   ck_assert_close(p.racks, 1432, 1e-12);
   ck_assert_close(p.gpus, 45824, 1e-12);
   ck_assert_close(p.pue, 1.3, 1e-12);
+  /* a rack before the fabric's share: 32 x 1,275 W x 1.1 x 1.3 = 58,344 W, what a budget must hold */
+  ck_assert_close(p.rack_w, 58344, 1e-12);
   double fab = 180 + 3580.0 * 64 * 14 / 45824;
   ck_assert_close(p.facility_w, 45824 * (1275 + fab) * 1.1 * 1.3, 1e-9);
   ck_assert_close(p.tok_s, 4582400, 1e-12);
