@@ -28,7 +28,6 @@ typedef struct {
   char *name;                 /* the system */
   double budget_mw;           /* the budget its points share where sizes are swept, else NAN */
   double factory_gpus;        /* or the GPU count they share, else NAN */
-  gboolean per_size;          /* whether the scenario sweeps the factory's size */
   char *first[N_UNLABELLED];  /* each unlabelled column's value at the system's first point ("" empty) */
   gboolean varies[N_UNLABELLED]; /* whether another of its points had another */
   gboolean seen;
@@ -109,7 +108,7 @@ static SystemSummary *system_of(Summary *s, const ResultRow *r)
   }
   SystemSummary *ss = g_new0(SystemSummary, 1);
   ss->name = g_strdup(r->system ? r->system : "");
-  ss->budget_mw = budget, ss->factory_gpus = gpus, ss->per_size = s->opt.per_size;
+  ss->budget_mw = budget, ss->factory_gpus = gpus;
   for (int m = 0; m < 2; m++)
     ss->top[m] = g_ptr_array_new_with_free_func(row_free);
   g_ptr_array_add(s->systems, ss);
@@ -151,10 +150,11 @@ static char *settings_of(const SystemSummary *ss, const ResultRow *r)
       g_string_append_printf(t, "%s%s=%s", t->len ? "; " : "", unlabelled[i], v);
     }
   if (r->swept && *r->swept) {
+    gboolean headed = isfinite(ss->budget_mw) || isfinite(ss->factory_gpus); /* per size: the heading says it */
     g_auto(GStrv) keys = g_strsplit(r->swept, "; ", -1);
     for (char **k = keys; *k; k++)
-      if (!(ss->per_size && (g_str_has_prefix(*k, size_keys[0]) || g_str_has_prefix(*k, size_keys[1]))))
-        g_string_append_printf(t, "%s%s", t->len ? "; " : "", *k); /* else the group's heading says it */
+      if (!(headed && (g_str_has_prefix(*k, size_keys[0]) || g_str_has_prefix(*k, size_keys[1]))))
+        g_string_append_printf(t, "%s%s", t->len ? "; " : "", *k);
   }
   return t->len ? g_string_free(t, FALSE) : (g_string_free(t, TRUE), NULL);
 }

@@ -1,8 +1,8 @@
 /* cmd_plan.c — `aifsim plan SCENARIO.yaml`: for a power budget and an SLO, the best configuration
  * per system (per system and factory size where the scenario sweeps the size) and the factory it
  * implies (racks, GPUs, tokens/s, tokens/s per MW, MW on optics, dollars per million tokens), with
- * the top points of each mode beside it (summary.h). The points
- * come from the same sweep as `run`'s (sweep.h), and the pick is the point the chart annotates
+ * the top points of each mode beside it (summary.h). The points come from the same sweep as
+ * `run`'s (sweep.h), and the pick is the point the chart annotates
  * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
  * share a folder without spoiling each other's files. Writes DIR/plan.csv; with --size, the floor
  * each point's demand needs (sizing.h) in DIR/sizing.csv. */
@@ -26,18 +26,20 @@ static void quoted(GString *out, const char *s)
   csv_append_quoted(out, s);
 }
 
-/* One row per system (per system and factory size where the size is swept): its pick, and beside it the pick with the model's held-out error as headroom
- * on the SLO's limits (summary.h; empty where there is none). */
+/* One row per system (per system and factory size where the size is swept): its pick, and beside
+ * it the pick with the model's held-out error as headroom on the SLO's limits (summary.h; empty
+ * where there is none). */
 static char *plan_csv(const Summary *sum)
 {
-  GString *out = g_string_new("system,budget_mw,factory_gpus,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,facility_mw,it_mw,"
-                              "factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point,"
+  GString *out = g_string_new("system,budget_mw,factory_gpus,config,settings,tok_s_per_user,ttft_p50_ms,racks,gpus,"
+                              "facility_mw,it_mw,factory_tok_s,tok_s_per_mw,optics_mw,usd_per_mtok,joules_per_token,point,"
                               "headroom_config,headroom_settings,headroom_tok_s_per_user,headroom_tok_s_per_mw,"
                               "headroom_racks,headroom_point\n");
   for (guint i = 0; i < summary_n_systems(sum); i++) {
     const ResultRow *r = summary_pick(sum, i), *h = summary_headroom_pick(sum, i);
     g_string_append(out, summary_system(sum, i));
-    double budget = r ? r->budget_mw : summary_budget_mw(sum, i), gpus = r ? r->factory_gpus : summary_factory_gpus(sum, i);
+    double budget = r ? r->budget_mw : summary_budget_mw(sum, i);
+    double gpus = r ? r->factory_gpus : summary_factory_gpus(sum, i);
     g_string_append_printf(out, isfinite(budget) ? ",%.6g" : ",", budget);
     g_string_append_printf(out, isfinite(gpus) ? ",%.0f" : ",", gpus);
     if (!r) {

@@ -131,12 +131,13 @@ static gboolean draw_chart(const RunSetup *rs, const ChartData *cd, const Report
   guint n = 0;
   for (guint i = 0; i < summary_n_systems(sum); i++) { /* a system's picks per size: the chart rings its best */
     const ResultRow *p = summary_pick(sum, i);
+    if (!p)
+      continue;
     guint k = 0;
-    while (k < n && !(p && g_strcmp0(picks[k]->system, p->system) == 0))
+    while (k < n && g_strcmp0(picks[k]->system, p->system) != 0)
       k++;
-    if (k == n && p)
-      n++;
-    if (p && frontier_better(p, picks[k], y))
+    n += k == n;
+    if (frontier_better(p, picks[k], y))
       picks[k] = p, headroom[k] = summary_headroom_pick(sum, i);
   }
   ChartOptions co = { .title = first.p.description ? first.p.description : first.p.name, .x = *x, .y = *y,
