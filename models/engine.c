@@ -5,6 +5,13 @@ int engine_stage_gpus(const Engine *e) { return e->gpus / e->pp; }
 int engine_attn_tp(const Engine *e) { return e->dp_attention ? 1 : engine_stage_gpus(e); }
 int engine_attn_dp(const Engine *e) { return e->dp_attention ? engine_stage_gpus(e) : 1; }
 int engine_moe_tp(const Engine *e) { return engine_stage_gpus(e) / e->ep; }
+int engine_shared_expert_split(const Engine *e)
+{
+  /* SGLang does so only beside an all-to-all backend (DeepEP); by default it gathers every rank's
+   * tokens for the experts and splits the shared one over the group like a dense FFN */
+  gboolean whole = e->dp_attention && engine_moe_tp(e) == 1 && (e->stack != STACK_SGLANG || e->deepep);
+  return whole ? 1 : engine_stage_gpus(e);
+}
 
 double engine_tokens_per_step(const Engine *e)
 {

@@ -60,6 +60,10 @@ int engine_stage_gpus(const Engine *e);
 int engine_attn_tp(const Engine *e);  /* 1 with attention data-parallel */
 int engine_attn_dp(const Engine *e);  /* stage GPUs with attention data-parallel, else 1 */
 int engine_moe_tp(const Engine *e);
+/* The GPUs a shared expert is split over: the stage's, or none where attention is data-parallel
+ * over whole experts (the wide-EP layout), whose stacks run it whole on each GPU for that GPU's
+ * own tokens (TensorRT-LLM's "MoE Shared Experts: DP"; SGLang's with tp_size 1 beside DeepEP). */
+int engine_shared_expert_split(const Engine *e);
 /* The batch a decode-only step of RANK_SEQS sequences per attention rank runs in its CUDA graph
  * (the smallest captured size that holds them, or RANK_SEQS itself without a capture list), or 0
  * when no graph holds them and the step runs eagerly. */

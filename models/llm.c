@@ -67,6 +67,21 @@ double llm_attention_params(const LlmSpec *m)
   return qo + kv;
 }
 
+/* vLLM and SGLang build MLA's q_a_proj and kv_a_proj_with_mqa as ReplicatedLinear, TensorRT-LLM
+ * its fused_a as a Linear with no tensor-parallel mode: every rank runs them on all its tokens. */
+double llm_attention_params_rank(const LlmSpec *m, int tp)
+{
+  double h = m->hidden, all = llm_attention_params(m);
+  if (tp <= 1)
+    return all;
+  if (m->attn_kind == ATTN_MLA) {
+    double down = h * (m->kv_lora_rank + m->qk_rope_head_dim) + (m->q_lora_rank ? h * m->q_lora_rank : 0);
+    return down + (all - down) / tp;
+  }
+  double kv = 2.0 * h * m->kv_heads * m->head_dim;
+  return (all - kv) / tp + kv / MIN(tp, MAX(m->kv_heads, 1));
+}
+
 double llm_dense_ffn_params(const LlmSpec *m) { return 3.0 * m->hidden * m->intermediate; }
 double llm_expert_params(const LlmSpec *m) { return 3.0 * m->hidden * m->expert_intermediate; }
 int llm_moe_layers(const LlmSpec *m) { return m->experts ? m->layers - m->dense_layers : 0; }

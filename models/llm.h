@@ -49,6 +49,11 @@ void llm_param_count(const LlmSpec *m, double *total, double *active);
 int llm_moe_layers(const LlmSpec *m);
 /* Parameters of one attention block, one dense FFN, one routed expert. */
 double llm_attention_params(const LlmSpec *m);
+/* The attention weights one of TP attention tensor-parallel ranks holds: the stacks split the
+ * heads' projections (MLA's up-projections and output, GQA's queries and output) and replicate
+ * what no head owns (MLA's down-projections to the query and KV latents) or what there are fewer
+ * of than ranks (GQA's KV heads past kv_heads). */
+double llm_attention_params_rank(const LlmSpec *m, int tp);
 double llm_dense_ffn_params(const LlmSpec *m);
 double llm_expert_params(const LlmSpec *m);
 

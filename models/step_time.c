@@ -176,8 +176,10 @@ static MoePlacement placement(const Engine *e)
                          .eplb = e->expert_slots > 0, .redundant = MAX(e->expert_slots - m->experts, 0) };
 }
 
-/* Expert layers of one stage: touched experts' weights, grouped GEMMs, shared experts. */
-static double moe_time(const Engine *e, const Rates *r, double tokens, double layers, double *busy)
+/* Expert layers of one stage: touched experts' weights, grouped GEMMs, shared experts (run on
+ * RANK_TOKENS, the busiest GPU's own, where each GPU runs them whole: engine.h). */
+static double moe_time(const Engine *e, const Rates *r, double tokens, double rank_tokens, double layers,
+                       double *busy)
 {
   const LlmSpec *m = e->model;
   if (layers <= 0 || tokens <= 0)
@@ -199,9 +201,10 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double la
   double t_compute = flops / rate;
   double local = moe_busiest_group_experts(m->experts, touched, e->ep);
   double t_memory = local * pe / mtp * w_b / r->bw;
-  double b = 0;
+  double b = 0, split = engine_shared_expert_split(e);
   double t = roofline(r, t_compute, t_memory, rate / r->full, &b) +
-             gemm(r, r->peak, r->full, r->half_m_w, tokens, m->shared_experts * pe / g, w_b, &b);
+             gemm(r, r->peak, r->full, r->half_m_w, split < g ? rank_tokens : tokens, m->shared_experts * pe / split,
+                  w_b, &b);
   *busy += layers * b;
   return layers * t;
 }
@@ -303,10 +306,11 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, con
   double q_per_seq = 1.0 + e->draft_tokens;
   double rank_tokens = adp > 1 ? busiest_rank_tokens(w, q_per_seq, adp) : tokens;
   double rank_prefill = adp > 1 ? rank_tokens - w->decode_seqs * q_per_seq / adp : w->prefill_tokens;
-  /* attention projections: TP-split weights for all tokens, or whole weights for each GPU's share */
+  /* attention projections: a TP rank's weights (llm.h) for all tokens, or whole weights for each
+   * GPU's share */
   double act = 0;
-  out->gemm += layers * gemm(r, r->peak_dense, r->full_dense, r->half_m_dense, rank_tokens, llm_attention_params(m) / atp,
-                             dense_b, &act);
+  out->gemm += layers * gemm(r, r->peak_dense, r->full_dense, r->half_m_dense, rank_tokens,
+                             llm_attention_params_rank(m, atp), dense_b, &act);
   out->busy += layers * act;
   act = 0;
   out->gemm += dense_layers * gemm(r, r->peak, r->full, r->half_m_w, tokens, llm_dense_ffn_params(m) / g, w_b, &act);
@@ -321,7 +325,7 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, con
   gboolean routed = engine_routes_padding(e);
   double real_tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;
   double real_rank = adp > 1 ? busiest_rank_tokens(b, q_per_seq, adp) : real_tokens;
-  out->moe += moe_time(e, r, routed ? tokens : real_tokens, moe_layers, &out->busy);
+  out->moe += moe_time(e, r, routed ? tokens : real_tokens, rank_tokens, moe_layers, &out->busy);
   double c = comm_time(e, r, w, tokens, rank_tokens, routed ? rank_tokens : real_rank, layers, moe_layers);
   out->comm += c;
   out->busy += c * e->sys->comm_power;

@@ -104,6 +104,16 @@ START_TEST(models_rebuild_their_size)
   ck_assert_int_eq(llm_moe_layers(ds), 58);
   /* hand-worked: one DeepSeek MLA block = 7168*1536 + 1536*128*192 + 7168*576 + 512*128*256 + 128*128*7168 */
   ck_assert_close(llm_attention_params(ds), 187105280.0, 1e-12);
+  /* a TP rank keeps the down-projections whole, 7168 x 1536 + 7168 x 576 = 15,138,816, and an
+   * eighth of the rest at TP8: 15,138,816 + (187,105,280 - 15,138,816) / 8 = 36,634,624 */
+  ck_assert_close(llm_attention_params_rank(ds, 1), 187105280.0, 1e-12);
+  ck_assert_close(llm_attention_params_rank(ds, 8), 36634624.0, 1e-12);
+  /* GQA (Llama-3.3-70B: 64 query heads, 8 KV heads of 128): queries and output 2 x 8192 x 64 x 128
+   * = 134,217,728 split at any TP, KV 2 x 8192 x 8 x 128 = 16,777,216 split up to 8 ways:
+   * TP8 16,777,216 + 2,097,152 = 18,874,368; TP16 8,388,608 + 2,097,152 = 10,485,760 */
+  const LlmSpec *llama = catalog_model(c, "llama-3.3-70b");
+  ck_assert_close(llm_attention_params_rank(llama, 8), 18874368.0, 1e-12);
+  ck_assert_close(llm_attention_params_rank(llama, 16), 10485760.0, 1e-12);
 }
 END_TEST
 

@@ -273,6 +273,55 @@ START_TEST(hot_experts_and_eplb)
 }
 END_TEST
 
+/* MLA's down-projections are replicated over attention TP ranks, so a TP8 engine's GPUs hold
+ * 36,634,624 attention weights a layer (test_catalog) where an attention-DP one's hold all
+ * 187,105,280: DeepSeek-R1 FP8 (1 B) on 8 B200s, 61 layers, 61 x 150,470,656 = 9.1787e9 B more
+ * on each attention-DP GPU, which also holds its shared expert whole (engine.h): 58 MoE layers x
+ * 44,040,192 x 7/8 = 2.2350e9 B more, 11.4137e9 B in all. A TP8 prompt of 8,192 tokens runs those 36,634,624 a layer (not
+ * 187,105,280 / 8 = 23,388,160), and an eighth of the 3 dense layers' FFNs (3 x 7168 x 18432 / 8 =
+ * 49,545,216): 2 x 8192 x (61 x 36,634,624 + 3 x 49,545,216) = 39.0487 TFLOP, at the FP8 peak of
+ * 4.5 PFLOP/s times 8192 / (8192 + 64) (ideal profile, half the rate at 64 rows) 8.7453 ms; the
+ * LM head's one row reads its eighth of 129,280 x 7168 BF16 weights, 231.67 MB at 8 TB/s, 0.029 ms:
+ * 8.774 ms of GEMMs. */
+START_TEST(mla_down_projections_replicated)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine tp = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof), adp = tp;
+  tp.ep = adp.ep = 8, adp.dp_attention = TRUE;
+  ck_assert_close(memory_weight_bytes_gpu(&adp) - memory_weight_bytes_gpu(&tp),
+                  61 * 150470656.0 + 58 * 44040192.0 * 7 / 8, 1e-9);
+  ck_assert_double_eq(tp.sys->flops_fp8, 4.5e15);
+  StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 4096 };
+  StepTime t;
+  step_time(&tp, &b, &t);
+  double flops = 2.0 * 8192 * (61 * 36634624.0 + 3 * 49545216.0);
+  ck_assert_close(flops, 39.0487e12, 1e-5);
+  double head = 129280.0 * 7168 / 8 * 2 / 8e12;
+  ck_assert_close(t.gemm, flops / (4.5e15 * 8192 / 8256) + head, 1e-9);
+  ck_assert_close(t.gemm, 8.774e-3, 1e-3);
+  /* the shared expert (44,040,192 weights) on that prompt: TP8 splits it, 2 x 8192 x 44,040,192 / 8
+   * per layer; the attention-DP GPU holding the prompt runs it whole, 8x that. Over 58 MoE layers at
+   * the same rate: 58 x 7.2156e11 / 4.46512e15 = 9.3727 ms whole, 1.1716 ms split (the difference
+   * the shared expert makes to each engine's expert time) */
+  LlmSpec no_shared = *tp.model;
+  no_shared.shared_experts = 0;
+  double whole = 58 * 2.0 * 8192 * 44040192.0 / (4.5e15 * 8192 / 8256);
+  ck_assert_close(whole, 9.3727e-3, 1e-4);
+  Engine *engines[] = { &tp, &adp };
+  for (int i = 0; i < 2; i++) {
+    StepTime with, without;
+    step_time(engines[i], &b, &with);
+    Engine bare = *engines[i];
+    bare.model = &no_shared;
+    step_time(&bare, &b, &without);
+    ck_assert_close(with.moe - without.moe, i ? whole : whole / 8, 1e-9);
+  }
+  profile_clear(&prof);
+}
+END_TEST
+
 /* EPLB slots are memory: DeepSeek-R1's 256 experts over EP32 are 8 a GPU, its 288 slots 9; slots
  * below the experts, or that EP does not divide, are no deployment. */
 START_TEST(eplb_slots)
@@ -1420,6 +1469,7 @@ int main(void)
   tcase_add_test(tc, hot_experts_and_eplb);
   tcase_add_test(tc, token_groups);
   tcase_add_test(tc, eplb_slots);
+  tcase_add_test(tc, mla_down_projections_replicated);
   tcase_add_test(tc, wide_ep_alltoall);
   tcase_add_test(tc, degraded_nvlink_domain);
   tcase_add_test(tc, step_overhead_parts);
