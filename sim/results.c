@@ -132,7 +132,9 @@ void result_row_clear(ResultRow *r)
       g_clear_pointer((char **)((char *)r + result_columns[i].offset), g_free);
 }
 
-/* The value as text; NULL when unknown. %.6g keeps output byte-stable and readable. */
+/* The value as text; NULL when unknown. %.6g keeps output byte-stable and readable; whole numbers
+ * (GPUs, racks, requests) are written whole, as %.6g would round a factory of 1,000,008 GPUs to
+ * 1e+06 and the summary, which reads the rows back, would then say 1000010. */
 char *results_cell(const ResultRow *r, const ResultColumn *c)
 {
   const char *base = (const char *)r + c->offset;
@@ -143,7 +145,9 @@ char *results_cell(const ResultRow *r, const ResultColumn *c)
   case RC_OUTCOME: return g_strdup(outcome_names[*(const OutcomeKind *)base]);
   case RC_NUM: {
     double v = *(const double *)base;
-    return isfinite(v) ? g_strdup_printf("%.6g", v) : NULL;
+    if (!isfinite(v))
+      return NULL;
+    return g_strdup_printf(v == floor(v) && fabs(v) < 1e15 ? "%.0f" : "%.6g", v);
   }
   }
   return NULL;

@@ -234,6 +234,16 @@ static char *counts_text(const Summary *sum)
 
 static double factory_tok_s(const ResultRow *r) { return r->out_tok_s_per_gpu * r->gpus; }
 
+/* A factory's tokens/s for a reader: "340 M tok/s", "3.4 G tok/s" (%.3g of millions would print a
+ * 1M-GPU factory's 3,400 M as 3.4e+03). */
+static void tok_s_text(GString *s, double tok_s)
+{
+  if (tok_s >= 1e9)
+    g_string_append_printf(s, "%.3g G tok/s", tok_s / 1e9);
+  else
+    g_string_append_printf(s, "%.3g M tok/s", tok_s / 1e6);
+}
+
 /* TTFT at the SLO's percentile, ms (slo_at). */
 static double ttft_at(const ResultRow *r, Percentile p)
 {
@@ -443,10 +453,11 @@ static char *table(const Summary *sum)
       continue;
     }
     g_autofree char *config = config_text(ss, p);
-    g_string_append_printf(s, "  pick: %s\n  %.0f racks, %.0f GPUs, %.4g MW facility: %.3g M tok/s, %.0f tok/s per MW, "
-                              "$%.3f per M tokens, %.1f tok/s per user, %s TTFT %.3g s\n",
-                           config, p->racks, p->gpus, p->facility_mw, factory_tok_s(p) / 1e6, p->tok_s_per_mw,
-                           p->usd_per_mtok, p->tok_s_per_user, percentile_names[opt->percentile],
+    g_string_append_printf(s, "  pick: %s\n  %.0f racks, %.0f GPUs, %.4g MW facility: ", config, p->racks, p->gpus,
+                           p->facility_mw);
+    tok_s_text(s, factory_tok_s(p));
+    g_string_append_printf(s, ", %.0f tok/s per MW, $%.3f per M tokens, %.1f tok/s per user, %s TTFT %.3g s\n",
+                           p->tok_s_per_mw, p->usd_per_mtok, p->tok_s_per_user, percentile_names[opt->percentile],
                            ttft_at(p, opt->percentile) / 1e3);
     floor_text(s, p);
     held_out_text(s, opt->held_out, ss->name, p);

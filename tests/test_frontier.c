@@ -531,6 +531,21 @@ START_TEST(outcome_kinds)
 }
 END_TEST
 
+/* A results cell keeps a whole number whole (a factory of 1,000,008 GPUs, 2,058,867,120 requests)
+ * and other numbers to 6 significant digits (1,461,270.4 tok/s per MW -> 1.46127e+06). */
+START_TEST(whole_numbers_stay_whole)
+{
+  ResultRow r = { 0 };
+  r.gpus = 1000008, r.sim_requests = 2058867120.0, r.tok_s_per_mw = 1461270.4, r.racks = 13889;
+  const char *names[] = { "gpus", "sim_requests", "tok_s_per_mw", "racks" };
+  const char *want[] = { "1000008", "2058867120", "1.46127e+06", "13889" };
+  for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+    g_autofree char *v = results_cell(&r, results_column(names[i]));
+    ck_assert_str_eq(v, want[i]);
+  }
+}
+END_TEST
+
 /* docs/results.md embeds the column table the writers use. */
 START_TEST(columns_are_documented)
 {
@@ -555,6 +570,7 @@ int main(void)
   tcase_add_test(tc, slo_each_limit);
   tcase_add_test(tc, outcome_kinds);
   tcase_add_test(tc, columns_are_documented);
+  tcase_add_test(tc, whole_numbers_stay_whole);
   tcase_add_test(tc, pick_quotes_held_out_error);
   tcase_add_test(tc, listed_points_say_their_settings);
   tcase_add_test(tc, a_pick_per_factory_size);
