@@ -277,12 +277,12 @@ END_TEST
  * 36,634,624 attention weights a layer (test_catalog) where an attention-DP one's hold all
  * 187,105,280: DeepSeek-R1 FP8 (1 B) on 8 B200s, 61 layers, 61 x 150,470,656 = 9.1787e9 B more
  * on each attention-DP GPU, which also holds its shared expert whole (engine.h): 58 MoE layers x
- * 44,040,192 x 7/8 = 2.2350e9 B more, 11.4137e9 B in all. A TP8 prompt of 8,192 tokens runs those 36,634,624 a layer (not
- * 187,105,280 / 8 = 23,388,160), and an eighth of the 3 dense layers' FFNs (3 x 7168 x 18432 / 8 =
- * 49,545,216): 2 x 8192 x (61 x 36,634,624 + 3 x 49,545,216) = 39.0487 TFLOP, at the FP8 peak of
- * 4.5 PFLOP/s times 8192 / (8192 + 64) (ideal profile, half the rate at 64 rows) 8.7453 ms; the
- * LM head's one row reads its eighth of 129,280 x 7168 BF16 weights, 231.67 MB at 8 TB/s, 0.029 ms:
- * 8.774 ms of GEMMs. */
+ * 44,040,192 x 7/8 = 2.2350e9 B more, 11.4137e9 B in all. A TP8 prompt of 8,192 tokens runs those
+ * 36,634,624 a layer (not 187,105,280 / 8 = 23,388,160), and an eighth of the 3 dense layers' FFNs
+ * (3 x 7168 x 18432 / 8 = 49,545,216): 2 x 8192 x (61 x 36,634,624 + 3 x 49,545,216) = 39.0487
+ * TFLOP, at the FP8 peak of 4.5 PFLOP/s times 8192 / (8192 + 64) (ideal profile, half the rate at
+ * 64 rows) 8.7453 ms; the LM head's one row reads its eighth of 129,280 x 7168 BF16 weights,
+ * 231.67 MB at 8 TB/s, 0.029 ms: 8.774 ms of GEMMs. */
 START_TEST(mla_down_projections_replicated)
 {
   g_autoptr(Catalog) c = shipped_catalog();
