@@ -51,35 +51,36 @@ static const KtKey keys[] = {
 
 const KtTable llm_table = { "model", keys, G_N_ELEMENTS(keys) };
 
-double llm_attention_params(const LlmSpec *m)
+/* One attention block's weights in two parts: HEADS, the heads' own projections, which attention-TP
+ * ranks divide; SHARED, what every rank keeps whole (MLA's down-projections to the query and KV
+ * latents: vLLM and SGLang build q_a_proj and kv_a_proj_with_mqa as ReplicatedLinear, TensorRT-LLM
+ * its fused_a as a Linear with no tensor-parallel mode) or divides only up to KV_HEADS ways (GQA's
+ * KV projections; returned, else 1). */
+static int attention_parts(const LlmSpec *m, double *heads, double *shared)
 {
   double h = m->hidden;
   if (m->attn_kind == ATTN_MLA) {
     double qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
-    double q = m->q_lora_rank ? h * m->q_lora_rank + (double)m->q_lora_rank * m->heads * qk : h * m->heads * qk;
-    double kv_a = h * (m->kv_lora_rank + m->qk_rope_head_dim);
+    double q_up = m->q_lora_rank ? (double)m->q_lora_rank * m->heads * qk : h * m->heads * qk;
     double kv_b = (double)m->kv_lora_rank * m->heads * (m->qk_nope_head_dim + m->v_head_dim);
     double o = (double)m->heads * m->v_head_dim * h;
-    return q + kv_a + kv_b + o;
+    *heads = q_up + kv_b + o;
+    *shared = h * (m->kv_lora_rank + m->qk_rope_head_dim) + (m->q_lora_rank ? h * m->q_lora_rank : 0);
+    return 1;
   }
-  double qo = 2.0 * h * m->heads * m->head_dim;
-  double kv = 2.0 * h * m->kv_heads * m->head_dim;
-  return qo + kv;
+  *heads = 2.0 * h * m->heads * m->head_dim;
+  *shared = 2.0 * h * m->kv_heads * m->head_dim;
+  return MAX(m->kv_heads, 1);
 }
 
-/* vLLM and SGLang build MLA's q_a_proj and kv_a_proj_with_mqa as ReplicatedLinear, TensorRT-LLM
- * its fused_a as a Linear with no tensor-parallel mode: every rank runs them on all its tokens. */
+double llm_attention_params(const LlmSpec *m) { return llm_attention_params_rank(m, 1); }
+
 double llm_attention_params_rank(const LlmSpec *m, int tp)
 {
-  double h = m->hidden, all = llm_attention_params(m);
-  if (tp <= 1)
-    return all;
-  if (m->attn_kind == ATTN_MLA) {
-    double down = h * (m->kv_lora_rank + m->qk_rope_head_dim) + (m->q_lora_rank ? h * m->q_lora_rank : 0);
-    return down + (all - down) / tp;
-  }
-  double kv = 2.0 * h * m->kv_heads * m->head_dim;
-  return (all - kv) / tp + kv / MIN(tp, MAX(m->kv_heads, 1));
+  double heads, shared;
+  int kv_split = attention_parts(m, &heads, &shared);
+  tp = MAX(tp, 1);
+  return heads / tp + shared / MIN(tp, kv_split);
 }
 
 double llm_dense_ffn_params(const LlmSpec *m) { return 3.0 * m->hidden * m->intermediate; }
