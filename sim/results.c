@@ -132,9 +132,15 @@ void result_row_clear(ResultRow *r)
       g_clear_pointer((char **)((char *)r + result_columns[i].offset), g_free);
 }
 
-/* The value as text; NULL when unknown. %.6g keeps output byte-stable and readable; whole numbers
- * (GPUs, racks, requests) are written whole, as %.6g would round a factory of 1,000,008 GPUs to
- * 1e+06 and the summary, which reads the rows back, would then say 1000010. */
+/* %.6g keeps output byte-stable and readable; whole numbers (GPUs, racks, requests) are written
+ * whole, as %.6g would round a factory of 1,000,008 GPUs to 1.00001e+06 and the summary, which
+ * reads the rows back, would then say 1000010. */
+void results_append_number(GString *out, double v)
+{
+  g_string_append_printf(out, v == floor(v) && fabs(v) < 1e15 ? "%.0f" : "%.6g", v);
+}
+
+/* The value as text; NULL when unknown. */
 char *results_cell(const ResultRow *r, const ResultColumn *c)
 {
   const char *base = (const char *)r + c->offset;
@@ -147,7 +153,9 @@ char *results_cell(const ResultRow *r, const ResultColumn *c)
     double v = *(const double *)base;
     if (!isfinite(v))
       return NULL;
-    return g_strdup_printf(v == floor(v) && fabs(v) < 1e15 ? "%.0f" : "%.6g", v);
+    GString *text = g_string_new(NULL);
+    results_append_number(text, v);
+    return g_string_free(text, FALSE);
   }
   }
   return NULL;

@@ -95,6 +95,9 @@ char *results_csv_header(void);
 char *results_csv_line(const ResultRow *r);
 /* The text of column C in R as results.csv writes it, newly allocated; NULL when empty. */
 char *results_cell(const ResultRow *r, const ResultColumn *c);
+/* Finite V appended to OUT as results.csv writes numbers: whole ones whole (GPUs, racks,
+ * requests), others to 6 significant digits. */
+void results_append_number(GString *out, double v);
 /* ROW as one JSON object on a line (results.jsonl's form), newly allocated. */
 char *results_json_line(const ResultRow *r);
 /* S as a JSON string (quotes, backslashes and control characters escaped), appended to OUT. */

@@ -505,6 +505,24 @@ static void emit_all(const Summary *sum, GString *s, EmitFunc emit)
   }
 }
 
+/* ",V" as results.csv writes numbers (whole ones whole), or an empty cell where V is unknown. */
+static void csv_number(GString *s, double v)
+{
+  g_string_append_c(s, ',');
+  if (isfinite(v))
+    results_append_number(s, v);
+}
+
+/* ", \"NAME\": V" as results.csv writes numbers, or null where V is unknown. */
+static void json_number(GString *s, const char *name, double v)
+{
+  g_string_append_printf(s, ", \"%s\": ", name);
+  if (isfinite(v))
+    results_append_number(s, v);
+  else
+    g_string_append(s, "null");
+}
+
 static void emit_csv(GString *s, const SystemSummary *ss, const char *mode, guint rank, const ResultRow *r)
 {
   csv_append_field(s, ss->name);
@@ -518,9 +536,9 @@ static void emit_csv(GString *s, const SystemSummary *ss, const char *mode, guin
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
-    g_string_append_printf(s, isfinite(v[i]) ? ",%.6g" : ",", v[i]);
-  double f = factory_tok_s(r);
-  g_string_append_printf(s, isfinite(f) ? ",%.6g\n" : ",\n", f);
+    csv_number(s, v[i]);
+  csv_number(s, factory_tok_s(r));
+  g_string_append_c(s, '\n');
 }
 
 /* R's configuration label as a JSON string, then ", \"settings\": " and its settings (null: none). */
@@ -554,9 +572,9 @@ static void emit_json(GString *s, const SystemSummary *ss, const char *mode, gui
   double v[G_N_ELEMENTS(figure_names)];
   figures(r, v);
   for (gsize i = 0; i < G_N_ELEMENTS(v); i++)
-    g_string_append_printf(s, isfinite(v[i]) ? ", \"%s\": %.6g" : ", \"%s\": null", figure_names[i], v[i]);
-  double f = factory_tok_s(r);
-  g_string_append_printf(s, isfinite(f) ? ", \"factory_tok_s\": %.6g}" : ", \"factory_tok_s\": null}", f);
+    json_number(s, figure_names[i], v[i]);
+  json_number(s, "factory_tok_s", factory_tok_s(r));
+  g_string_append_c(s, '}');
 }
 
 /* Each pick's held-out error (held_out_text), as JSON: rows and the median errors as fractions
@@ -600,7 +618,7 @@ static void held_out_json(const Summary *sum, GString *s)
       static const char *const pick_names[] = { "tok_s_per_mw", "tok_s_per_user", "ttft_s", "racks" };
       const double pv[] = { hp->tok_s_per_mw, hp->tok_s_per_user, ttft_at(hp, opt->percentile) / 1e3, hp->racks };
       for (gsize i = 0; i < G_N_ELEMENTS(pv); i++)
-        g_string_append_printf(s, isfinite(pv[i]) ? ", \"%s\": %.6g" : ", \"%s\": null", pick_names[i], pv[i]);
+        json_number(s, pick_names[i], pv[i]);
       g_string_append_c(s, '}');
     } else {
       g_string_append(s, ", \"headroom_pick\": null");

@@ -532,7 +532,8 @@ START_TEST(outcome_kinds)
 END_TEST
 
 /* A results cell keeps a whole number whole (a factory of 1,000,008 GPUs, 2,058,867,120 requests)
- * and other numbers to 6 significant digits (1,461,270.4 tok/s per MW -> 1.46127e+06). */
+ * and other numbers to 6 significant digits (1,461,270.4 tok/s per MW -> 1.46127e+06); so do the
+ * plan's CSV and JSON figures (its 13,889 racks, 1,000,008 GPUs and 1,461,270.4 tok/s per MW). */
 START_TEST(whole_numbers_stay_whole)
 {
   ResultRow r = { 0 };
@@ -543,6 +544,15 @@ START_TEST(whole_numbers_stay_whole)
     g_autofree char *v = results_cell(&r, results_column(names[i]));
     ck_assert_str_eq(v, want[i]);
   }
+  GPtrArray *rows = g_ptr_array_new();
+  ResultRow *p = row(rows, "s", 50, 1461270.4, OUTCOME_OK);
+  p->mode = g_strdup("aggregated"), p->config = g_strdup("agg 1x tp8 fp4 trtllm c8");
+  p->racks = 13889, p->gpus = 1000008;
+  SummaryOptions o = { .slo = "none", .budget_w = 1e8, .percentile = PCT_P50 };
+  g_autofree char *csv = summary_of(rows, &o, SUMMARY_CSV), *json = summary_of(rows, &o, SUMMARY_JSON);
+  ck_assert_msg(strstr(csv, ",1.46127e+06,13889,1000008,"), "%s", csv);
+  ck_assert_msg(strstr(json, "\"tok_s_per_mw\": 1.46127e+06, \"racks\": 13889, \"gpus\": 1000008,"), "%s", json);
+  free_rows(rows);
 }
 END_TEST
 
