@@ -31,18 +31,17 @@ double memory_weight_bytes_gpu(const Engine *e)
   double dense_b = precision_bytes(engine_dense_precision(e)), w_b = precision_bytes(e->precision);
   double layers = (double)m->layers / e->pp, moe = (double)llm_moe_layers(m) / e->pp;
   double dense_layers = (double)m->dense_layers / e->pp;
-  double attn = llm_attention_params_rank(m, engine_attn_tp(e)) * layers * dense_b;
+  double attn_rank = llm_attention_params_rank(m, engine_attn_tp(e)) * dense_b; /* a layer's, on a GPU */
+  double attn = attn_rank * layers;
   double dense = llm_dense_ffn_params(m) * dense_layers / g * w_b;
-  double experts = ((double)engine_experts_per_gpu(e) / engine_moe_tp(e) +
-                     (double)m->shared_experts / engine_shared_expert_split(e)) *
-                   llm_expert_params(m) * moe * w_b;
+  double shared = (double)m->shared_experts / engine_shared_expert_split(e); /* shared experts a GPU holds */
+  double experts = ((double)engine_experts_per_gpu(e) / engine_moe_tp(e) + shared) * llm_expert_params(m) * moe * w_b;
   double router = (double)m->hidden * m->experts * moe * 2.0;
   double emb = (double)m->vocab * m->hidden * (m->tied_embeddings ? 1 : 2) / g * 2.0;
   double mtp = 0;
   if (e->draft_tokens > 0) /* one MoE layer plus its input projection (2h x h) */
-    mtp = m->mtp_layers * (llm_attention_params_rank(m, engine_attn_tp(e)) * dense_b +
-                           (m->experts / (double)g + (double)m->shared_experts / engine_shared_expert_split(e)) *
-                               llm_expert_params(m) * w_b +
+    mtp = m->mtp_layers * (attn_rank +
+                           (m->experts / (double)g + shared) * llm_expert_params(m) * w_b +
                            2.0 * m->hidden * m->hidden * dense_b);
   return attn + dense + experts + router + emb + mtp;
 }
