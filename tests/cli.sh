@@ -662,9 +662,11 @@ r = next(csv.DictReader(open(sys.argv[1])))
 m, a = float(r["maintenance_share"]), float(r["availability"])
 sys.exit(0 if 0.08 < m < 0.11 and abs(a - (1 - m)) < 1e-5 else 1)' "$out/floor-maint/results.csv" &&
   ok || { fail "maintenance 12 s every 2 min: a tenth of the engines out, the rest available"; cat "$out/floor-maint/results.csv"; }
-# engines failing every few minutes without retries: the lost requests are never answered, so
-# they miss the p90 TTFT limit (over 10% lost: slo-violated for it, though every answered request
-# was fast) and retrying them is judged by its TTFT, not flattered by the losses
+# engines failing every minute or two without retries: the lost requests are never answered, so
+# they miss the p90 TTFT limit (14% lost here: slo-violated for it, though every answered request
+# was fast) and retrying them is judged by its TTFT, not flattered by the losses. The failures
+# are frequent enough to keep the lost share well clear of the 10% a p90 limit lets miss (at a
+# GPU failure every 3 min a model change left it at exactly 10%, which a p90 limit lets pass)
 cat >"$out/lost.yaml" <<'ZZEOF'
 name: lost
 seed: 1
@@ -673,13 +675,13 @@ model: llama-3.3-70b
 workload:
   input: {dist: fixed, mean: 1024}
   output: {dist: fixed, mean: 256}
-  arrival: {kind: poisson, rate: 20 req/s}
+  arrival: {kind: poisson, rate: 12 req/s}
 serving:
   framework: trtllm
   precision: fp8
   aggregated: {workers: 4, tp: 2}
 factory:
-  failures: {enabled: true, gpu_mtbf: 3 min, node_mtbf: 1 h, repair_time: 20 s, retry: [false, true]}
+  failures: {enabled: true, gpu_mtbf: 90 s, node_mtbf: 1 h, repair_time: 20 s, retry: [false, true]}
 plan: {max_ttft: 2 s, percentile: p90}
 ZZEOF
 expect_rc 0 "engines failing, requests lost or retried" "$AIFSIM" run "$out/lost.yaml" -o "$out/lost" -q
@@ -691,7 +693,7 @@ ok = (lost["status"] == "slo-violated" and "lost with failed engines" in lost["r
       and float(retried["lost_share"]) == 0 and "TTFT" in retried["reason"])
 sys.exit(0 if ok else 1)' "$out/lost/results.csv" &&
   ok || { fail "lost requests miss the SLO: more than its percentile lets miss is a breach"; cat "$out/lost/results.csv"; }
-# the plan's own limit on the lost share: without a latency limit the point losing 10% is judged
+# the plan's own limit on the lost share: without a latency limit the point losing 14% is judged
 # by it, the one retrying its requests (none lost) passes, and the header says the limit
 expect_rc 0 "plan --max-lost-share" "$AIFSIM" plan "$out/lost.yaml" --max-ttft "0 s" --max-lost-share 1% -o "$out/lost-plan" -q
 head -1 "$out/stdout" | grep -q "^SLO: <= 1% of the requests lost;" &&
