@@ -255,6 +255,37 @@ static double comm_time(const Engine *e, const Rates *r, const StepBatch *b, dou
   return moe_layers * a2a + (layers - moe_layers) * comm_allreduce(&r->links, g, act);
 }
 
+/* Bytes the kernels between the GEMMs move on the busiest GPU in one pass of LAYERS layers
+ * (MOE_LAYERS of them expert layers): they read and write activations, not weights, so they run at
+ * the HBM's rate whatever the batch, which is why they weigh most in the prompts of small models.
+ * Per layer and token: two fused residual-add + RMSNorms (read the residual and the sublayer's
+ * output, write the new residual in BF16 and the normed input in the next GEMM's input precision
+ * QB), on every token the GPU's attention holds (RANK_TOKENS: all of them under attention TP, whose
+ * ranks each norm the whole hidden state). The gated activation of a dense FFN (read both halves of
+ * GEMM1's BF16 output, write the product in QB) on the GPU's slice for every token, of each of an
+ * expert layer's TOKENS x k / EP token copies on the GPU on its slice of the expert, and of the
+ * shared experts on what the GPU runs of them. The experts' token copies themselves cost nothing
+ * here: the grouped GEMMs gather their rows (SGLang's fused MoE kernel), the dispatch writes them
+ * (the all-to-all, comm_time), and the combine or the all-reduce sums the outputs (TensorRT-LLM's
+ * finalize fused into it). RoPE, the KV-cache write and sampling are smaller and left out. */
+static double elementwise_bytes(const Engine *e, double tokens, double rank_tokens, double layers, double moe_layers,
+                                double dense_layers)
+{
+  const LlmSpec *m = e->model;
+  int g = engine_stage_gpus(e);
+  double h = m->hidden;
+  double qb = precision_bytes(system_compute_precision(e->sys, engine_dense_precision(e)));
+  double qe = precision_bytes(system_compute_precision(e->sys, e->precision));
+  double norms = layers * rank_tokens * 2 * h * (3 * 2.0 + qb);
+  double ffn = dense_layers * tokens * (double)m->intermediate / g * (2 * 2.0 + qb);
+  if (moe_layers <= 0)
+    return norms + ffn;
+  double split = engine_shared_expert_split(e);
+  double routed = tokens * m->experts_per_token / e->ep * (double)m->expert_intermediate / engine_moe_tp(e);
+  double shared = (split < g ? rank_tokens : tokens) * m->shared_experts * (double)m->expert_intermediate / split;
+  return norms + ffn + moe_layers * (routed + shared) * (2 * 2.0 + qe);
+}
+
 /* The architecture's factor on the stack's GPU-side overheads (profile.h). */
 static double gpu_overhead_scale(const Engine *e)
 {
@@ -326,6 +357,8 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, con
   double real_tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;
   double real_rank = adp > 1 ? busiest_rank_tokens(b, q_per_seq, adp) : real_tokens;
   out->moe += moe_time(e, r, routed ? tokens : real_tokens, rank_tokens, moe_layers, &out->busy);
+  double ew = elementwise_bytes(e, routed ? tokens : real_tokens, rank_tokens, layers, moe_layers, dense_layers);
+  out->elementwise += roofline(r, 0, ew / r->bw, 0, &out->busy);
   double c = comm_time(e, r, w, tokens, rank_tokens, routed ? rank_tokens : real_rank, layers, moe_layers);
   out->comm += c;
   out->busy += c * e->sys->comm_power;
@@ -387,7 +420,8 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
   double p2p = e->pp > 1 ? (e->pp - 1) * comm_p2p(&r.links, e->gpus <= e->sys->nvlink_domain_gpus,
                                                     tokens / engine_attn_dp(e) * m->hidden * 2.0)
                          : 0;
-  out->gemm *= e->pp, out->attention *= e->pp, out->moe *= e->pp, out->comm = out->comm * e->pp + p2p;
+  out->gemm *= e->pp, out->attention *= e->pp, out->moe *= e->pp, out->elementwise *= e->pp;
+  out->comm = out->comm * e->pp + p2p;
   out->overhead *= e->pp, out->busy *= e->pp;
   /* MTP drafts: d sequential passes of the one-layer MTP head, each with its LM head, for every
    * micro-batch */
@@ -399,19 +433,19 @@ static void step_at(const Engine *e, const StepBatch *b, double clock, StepTime 
     one.draft_tokens = 0;
     layers_time(&one, &r, &db, &dw, dw.decode_seqs, m->mtp_layers, &d);
     d.gemm += gemm(&r, r.peak_head, r.peak_head, r.half_m, dw.decode_seqs, head_params, 2.0, &d.busy);
-    out->mtp = e->pp * e->draft_tokens * (d.gemm + d.attention + d.moe + d.comm + d.overhead);
+    out->mtp = e->pp * e->draft_tokens * (d.gemm + d.attention + d.moe + d.elementwise + d.comm + d.overhead);
     out->busy += e->pp * e->draft_tokens * d.busy;
   }
   const StackProfile *sp = &e->prof->stack[e->stack];
   out->overhead += e->pp * sp->step_overhead * gpu_overhead_scale(e); /* one launch a micro-batch */
-  double gpu = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
+  double gpu = out->gemm + out->attention + out->moe + out->elementwise + out->comm + out->overhead + out->mtp;
   /* the host's part: waited for between steps, or formed during the GPU's step by the overlap
    * scheduler and waited for only where it is longer. With MTP drafts it has a part per sequence,
    * the busiest scheduler's: an attention-DP rank's own sequences, or the whole engine's. Each
    * micro-batch is a scheduler iteration of its own */
   double host = e->pp * (sp->host_overhead + (e->draft_tokens > 0 ? sp->mtp_host_overhead * host_seqs(e, &mb) : 0));
   out->overhead += engine_overlaps(e) ? MAX(host - gpu, 0) : host;
-  out->total = out->gemm + out->attention + out->moe + out->comm + out->overhead + out->mtp;
+  out->total = out->gemm + out->attention + out->moe + out->elementwise + out->comm + out->overhead + out->mtp;
   /* launch gaps and host work last micro- to milliseconds: the board's power does not fall to idle
    * in between, so they draw what the kernels around them draw */
   double working = out->total - out->overhead;

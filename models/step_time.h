@@ -5,8 +5,10 @@
  * engine). Per GPU and per layer, each GEMM takes the longer of its FLOPs over the reachable
  * tensor-core rate (which grows with the rows M) and its weight bytes over the reachable HBM
  * bandwidth; attention reads each sequence's KV cache (decode) or does quadratic work (prefill);
- * MoE layers read the experts the batch touches; collectives follow from the parallelism
- * (comm.h); the stack adds per-step and per-layer overheads. Rates come from the profile.
+ * MoE layers read the experts the batch touches; the kernels between the GEMMs (norms, gated
+ * activations) move activations at the HBM's rate; collectives follow from
+ * the parallelism (comm.h); the stack adds per-step and per-layer overheads. Rates come from the
+ * profile.
  *
  * A step whose work would draw more than the board's power limit (its TDP, or a cap) at the full
  * clock runs at the clock that meets the limit: the compute-bound parts slow with it. */
@@ -29,6 +31,7 @@ typedef struct {
   double gemm;       /* attention projections, dense FFNs, LM head */
   double attention;  /* attention math and KV reads */
   double moe;        /* expert layers */
+  double elementwise; /* norms and gated activations: activations through HBM */
   double comm;       /* collectives and pipeline transfers */
   double overhead;   /* stack overheads */
   double mtp;        /* MTP draft passes */

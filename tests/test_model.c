@@ -91,7 +91,9 @@ END_TEST
  * FFN 80 x 3 x 8192 x 28672 = 56.3714e9; both FP8 (1 B). Embedding + LM head 2 x 128256 x 8192 x 2 B.
  * A decode step reads the FP8 layers and the BF16 LM head (the embedding is a lookup):
  * (12.0796e9 + 56.3714e9) + 128256 x 8192 x 2 = 70.5524e9 B; at 4.8 TB/s that is 14.698 ms. At M = 1
- * compute is 2 x 68.45e9 FLOP x 65 / 1979e12 = 4.5 ms, below it, so memory decides. */
+ * compute is 2 x 68.45e9 FLOP x 65 / 1979e12 = 4.5 ms, below it, so memory decides. The token's
+ * activations between the GEMMs add 80 x 258,048 B (step_time.c, elementwise_bytes: two norms
+ * 2 x 8192 x (3 x 2 + 1) = 114,688, the gated activation 28672 x (2 x 2 + 1) = 143,360): 4.3 us. */
 START_TEST(llama70b_decode_batch1_h200)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -101,7 +103,7 @@ START_TEST(llama70b_decode_batch1_h200)
   double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672;
   double head = 128256.0 * 8192 * 2;
   ck_assert_close(memory_weight_bytes_gpu(&e), linear + 2 * head, 1e-12);
-  ck_assert_close(step_time_decode(&e, 1, 0), (linear + head) / 4.8e12, 1e-9);
+  ck_assert_close(step_time_decode(&e, 1, 0), (linear + head + 80 * 258048.0) / 4.8e12, 1e-9);
   ck_assert_close((linear + head) / 4.8e12, 14.698e-3, 1e-3);
   /* with real efficiencies it is slower, and still about weights over effective bandwidth */
   Profile def;
@@ -546,7 +548,8 @@ END_TEST
 /* CUDA graphs with padding (engine.h). Llama-3.1-405B, FP8, TP8 on H200s, graphs captured for 256,
  * 384 and 512 sequences. A decode-only step of 300 sequences runs the 384 graph: its GEMMs and
  * all-reduces are those of 384 sequences, its attention reads the KV caches of its own 300 (the
- * padding's dummy sequences hold none), its overheads are the step's. 256 runs its own graph, as
+ * padding's dummy sequences hold none), its overheads are the step's; the kernels between the GEMMs
+ * run on the graph's 384 too. 256 runs its own graph, as
  * without the list. 600, above every graph, runs eagerly: the unpadded step plus 126 layers x the
  * eager launch cost, 10 us = 1.26 ms. A step carrying a prompt runs eagerly, its own batch; the
  * decode part of such a step, alone, is the unpadded decode step. */
@@ -571,7 +574,9 @@ START_TEST(graph_padding)
   ck_assert_close(t.comm, u384.comm, 1e-12);
   ck_assert_close(t.attention, u300.attention, 1e-12);
   ck_assert_close(t.overhead, u300.overhead, 1e-12);
-  ck_assert_close(t.total, u384.gemm + u384.comm + u300.attention + u300.overhead, 1e-12);
+  ck_assert_close(t.elementwise, u384.elementwise, 1e-12);
+  ck_assert(u384.elementwise > u300.elementwise * 1.05);
+  ck_assert_close(t.total, u384.gemm + u384.comm + u384.elementwise + u300.attention + u300.overhead, 1e-12);
   step_time(&e, &b256, &t);
   ck_assert_close(t.total, u256.total, 1e-12);
   step_time(&e, &b600, &t);
@@ -695,9 +700,10 @@ END_TEST
  * time drew 1.64 x (TDP - idle) at the full clock (an H200's measured figure): the GEMMs' tensor
  * cores are busy u = 32768 / (32768 + 64) of the time (their rate over a large GEMM's), attention's
  * all of it, the head's 8 / 72; the step's activity is (G x 1.64 u + A x 1.64 + H') / (G + A + H),
- * H' = min(H x max(1.64 x 8/72, m), Hc x 1.64 x 8/72 + H x m), m the catalog's memory-bound share.
- * Above 1, so the step runs at clock (1 / activity)^(1/2.5), where it draws the TDP: its compute
- * takes (G + A) / clock, the head what it took. A decode step, HBM-bound, keeps the full clock. A
+ * H' = min(H x max(1.64 x 8/72, m), Hc x 1.64 x 8/72 + H x m), m the catalog's memory-bound share;
+ * with the kernels between the GEMMs (E, HBM-bound: E x m) (G x 1.64 u + A x 1.64 + H' + E m) /
+ * (G + A + H + E). Above 1, so the step runs at clock (1 / activity)^(1/2.5), where it draws the
+ * TDP: its compute takes (G + A) / clock, the head and E what they took. A decode step, HBM-bound, keeps the full clock. A
  * power cap halfway between idle and TDP on the same prefill at the catalog's 1: the same activity
  * with 1 for 1.64, against 0.5. */
 START_TEST(power_limited_clock)
@@ -714,18 +720,20 @@ START_TEST(power_limited_clock)
   double a = 32768.0 * 2048 * 4 * 32 * 128 * 32 / 2250e12, u = 32768.0 / (32768 + 64);
   double head = 128256.0 * 4096 * 2 / 8e12, m = sys.memory_bound_power, uh = 8 / 72.0;
   double head_compute = 2.0 * 8 * 128256 * 4096 / (2250e12 * uh);
+  double ew = 32768.0 * 32 * (2 * 4096 * 8 + 14336 * 6) / 8e12; /* prefill_compute_bound */
   StepBatch pf = { .prefill_tokens = 8 * 4096, .prefill_seqs = 8, .prefill_ctx = 2048 };
   StepTime t;
   step_time(&e, &pf, &t);
-  ck_assert_close(t.total, g + a + head, 1e-9);
+  ck_assert_close(t.total, g + a + head + ew, 1e-9);
   ck_assert_close(t.clock, 1, 1e-12);
   sys.compute_power = 1.64;
-  double activity = (g * 1.64 * u + a * 1.64 + MIN(head * MAX(1.64 * uh, m), head_compute * 1.64 * uh + head * m)) /
-                    (g + a + head);
+  double activity =
+    (g * 1.64 * u + a * 1.64 + MIN(head * MAX(1.64 * uh, m), head_compute * 1.64 * uh + head * m) + ew * m) /
+    (g + a + head + ew);
   double clock = pow(1 / activity, 1 / 2.5);
   step_time(&e, &pf, &t);
   ck_assert_close(t.clock, clock, 1e-9);
-  ck_assert_close(t.total, (g + a) / clock + head, 1e-9);
+  ck_assert_close(t.total, (g + a) / clock + head + ew, 1e-9);
   ck_assert_close(t.activity, 1, 1e-12);
   double d0 = step_time_decode(&e, 1, 0);
   StepBatch dec = { .decode_seqs = 1 };
@@ -734,11 +742,11 @@ START_TEST(power_limited_clock)
   ck_assert_close(t.total, d0, 1e-12);
   sys.compute_power = 1;
   e.power_limit = sys.idle_power + 0.5 * (sys.tdp - sys.idle_power);
-  activity = (g * u + a + MIN(head * MAX(uh, m), head_compute * uh + head * m)) / (g + a + head);
+  activity = (g * u + a + MIN(head * MAX(uh, m), head_compute * uh + head * m) + ew * m) / (g + a + head + ew);
   clock = pow(0.5 / activity, 1 / 2.5);
   step_time(&e, &pf, &t);
   ck_assert_close(t.clock, clock, 1e-9);
-  ck_assert_close(t.total, (g + a) / clock + head, 1e-9);
+  ck_assert_close(t.total, (g + a) / clock + head + ew, 1e-9);
   ck_assert_close(t.activity, 0.5, 1e-12);
   system_spec_clear(&sys);
   profile_clear(&prof);
@@ -805,7 +813,8 @@ END_TEST
  * 14.70 ms). A prefill of 8,192 tokens computes at the BF16 peak, not an FP4 one:
  * 2 x (8192 + 16) x 68.451e9 / 989e12 = 1.1362 s of linear GEMMs, plus the LM head's one row
  * (its 2.1013e9 B read, 0.438 ms). Engines stay feasible; only a GPU without BF16 tensor cores
- * could refuse them. */
+ * could refuse them. The batch-1 step's activations between the GEMMs stay BF16 here:
+ * 80 x (2 x 8192 x (3 x 2 + 2) + 28672 x (2 x 2 + 2)) = 80 x 303,104 B more (elementwise_bytes). */
 START_TEST(fp4_weight_only_on_hopper)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -818,7 +827,7 @@ START_TEST(fp4_weight_only_on_hopper)
   ck_assert_int_eq(system_compute_precision(e.sys, PREC_FP4), PREC_BF16);
   double linear = 80.0 * 150994944.0 + 80.0 * 3 * 8192 * 28672, head = 128256.0 * 8192 * 2;
   ck_assert_close(memory_weight_bytes_gpu(&e), linear * 0.5625 + 2 * head, 1e-12);
-  ck_assert_close(step_time_decode(&e, 1, 0), (linear * 0.5625 + head) / 4.8e12, 1e-9);
+  ck_assert_close(step_time_decode(&e, 1, 0), (linear * 0.5625 + head + 80 * 303104.0) / 4.8e12, 1e-9);
   ck_assert_close(step_time_decode(&e, 1, 0), 8.459e-3, 1e-3);
   StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 0 };
   StepTime t;
@@ -995,7 +1004,10 @@ END_TEST
  * 1024 + 3 x 4096 x 14336)) = 2 x 32768 x 6.9793e9 = 4.5739e14; at 2250 TFLOP/s with
  * M / (M + 64) efficiency (M = 32768: 0.998051) that is 203.69 ms. Attention: 32768 tokens x 2048
  * mean span x 4 x 32 heads x 128 x 32 layers = 3.5184e13 FLOP -> 15.637 ms. The LM head reads
- * 1.05e9 BF16 weights for the 8 last tokens (0.47 ms, memory-bound): about 219.8 ms in all. */
+ * 1.05e9 BF16 weights for the 8 last tokens (0.47 ms, memory-bound). The kernels between the GEMMs
+ * move 32 layers x (two norms, 2 x 4096 x (3 x 2 + 2) = 65,536 B, and the gated activation,
+ * 14336 x (2 x 2 + 2) = 86,016 B) = 4,849,664 B a token (elementwise_bytes), 1.5892e11 B for the
+ * 32768 tokens: 19.865 ms at 8 TB/s. About 239.7 ms in all. */
 START_TEST(prefill_compute_bound)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -1007,12 +1019,51 @@ START_TEST(prefill_compute_bound)
   double gemm = 2.0 * 32768 * 32 * layer_params / (2250e12 * 32768.0 / (32768 + 64));
   double attn = 32768.0 * 2048 * 4 * 32 * 128 * 32 / 2250e12;
   double head = MAX(2.0 * 8 * 128256 * 4096 / (2250e12 * 8 / (8 + 64.0)), 128256.0 * 4096 * 2 / 8e12);
-  ck_assert_close(step_time_prefill(&e, 8, 4096), gemm + attn + head, 1e-9);
-  ck_assert_close(gemm + attn + head, 219.8e-3, 2e-3);
+  double ew = 32768.0 * 32 * (2 * 4096 * 8 + 14336 * 6) / 8e12;
+  ck_assert_close(ew, 19.865e-3, 1e-3);
+  ck_assert_close(step_time_prefill(&e, 8, 4096), gemm + attn + head + ew, 1e-9);
+  ck_assert_close(gemm + attn + head + ew, 239.7e-3, 2e-3);
   /* a Green Context of half the SMs halves the compute rate: GEMMs and attention take twice as
-   * long, the weight-read-bound LM head (HBM bandwidth kept) does not */
+   * long, the weight-read-bound LM head and the HBM-bound kernels between the GEMMs (HBM bandwidth
+   * kept) do not */
   e.sm_share = 0.5;
-  ck_assert_close(step_time_prefill(&e, 8, 4096), 2 * (gemm + attn) + head, 1e-9);
+  ck_assert_close(step_time_prefill(&e, 8, 4096), 2 * (gemm + attn) + head + ew, 1e-9);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* The kernels between the GEMMs (step_time.c, elementwise_bytes) move activations at the HBM's
+ * rate. DeepSeek-R1 FP8 on 8 B200s (8 TB/s), ideal profile, a prefill step of 8 prompts of 1,024
+ * tokens; FP8 GEMM inputs (1 B), BF16 elsewhere (2 B). Bytes on a GPU, per layer:
+ *   two residual-add + RMSNorms over the whole hidden state, per token its attention holds:
+ *     2 x 7168 x (3 x 2 + 1) = 100,352 (x 61 layers = 6,121,472)
+ *   a dense FFN layer's gated activation on its slice, per token: 18432 / 8 x (2 x 2 + 1) = 11,520
+ *   an expert layer's gated activations, per token: its 8 copies over EP on the GPU's slice of the
+ *     expert, 8 / EP x 2048 / moe_tp x 5 = 10,240 either way, and the shared expert's slice
+ * TP8 EP8: every GPU norms all 8,192 tokens; the shared expert split 8 ways (2048 / 8 x 5 =
+ *   1,280): 8192 x (6,121,472 + 3 x 11,520 + 58 x 11,520) = 5.590378e10 B, 6.98797 ms.
+ * Attention-DP over the 8 (wide EP): a GPU norms its own prompt's 1,024 tokens and runs the shared
+ *   expert whole on them (2048 x 5 = 10,240 a token): 1024 x 6,121,472 + 8192 x 3 x 11,520 +
+ *   58 x (8192 x 10,240 + 1024 x 10,240) = 1.202507e10 B, 1.50313 ms.
+ * Tensor parallelism divides the GEMMs, not the norms. */
+START_TEST(elementwise_between_gemms)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  StepBatch b = { .prefill_tokens = 8192, .prefill_seqs = 8, .prefill_ctx = 512 };
+  StepTime tp, dp;
+  Engine e = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  e.ep = 8;
+  step_time(&e, &b, &tp);
+  e = wide_ep(e);
+  step_time(&e, &b, &dp);
+  double norms = 61 * 100352.0, dense = 3 * 11520.0;
+  ck_assert_close(tp.elementwise, 8192 * (norms + dense + 58 * 11520.0) / 8e12, 1e-9);
+  ck_assert_close(tp.elementwise, 6.98797e-3, 1e-5);
+  ck_assert_close(dp.elementwise, (1024 * norms + 8192 * dense + 58 * (8192 + 1024) * 10240.0) / 8e12, 1e-9);
+  ck_assert_close(dp.elementwise, 1.50313e-3, 1e-5);
+  ck_assert_close(tp.total, tp.gemm + tp.attention + tp.moe + tp.elementwise + tp.comm + tp.overhead, 1e-12);
   profile_clear(&prof);
 }
 END_TEST
@@ -1485,6 +1536,7 @@ int main(void)
   tcase_add_test(tc, mtp_tokens_per_step);
   tcase_add_test(tc, closed_loop_littles_law);
   tcase_add_test(tc, prefill_compute_bound);
+  tcase_add_test(tc, elementwise_between_gemms);
   tcase_add_test(tc, attention_dp_prompt_on_one_rank);
   tcase_add_test(tc, fp8_block_scaled_gemms);
   tcase_add_test(tc, grouped_gemm_tiles);
