@@ -10,10 +10,11 @@
 # docs/validation.md). Prints, per half, the rows predicted and the median errors (throughput per
 # GPU, tokens/s per user, TTFT, and the first two pooled), then the means over the four halves.
 #
-#   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]]
+#   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS] [-S des]]
 #                           [-t TABLE.csv] [MEASURED.csv]
 #
-# -H KEYS holds those stack-layer keys in the refits, as `aifsim fit --hold` does.
+# -H KEYS holds those stack-layer keys in the refits, as `aifsim fit --hold` does; -S des picks each
+# refit's start by the event simulation's loss, as `aifsim fit --select des` does.
 # -t TABLE.csv writes, per system and mode, the measured rows and the mean over the four halves of
 # each metric's median error (a fraction; empty where no half has the metric): the table `run` and
 # `plan` quote beside each pick (calibration/profiles/held-out/errors.csv is the shipped profile's).
@@ -28,15 +29,16 @@ rounds=0
 starts=1
 jobs=1
 hold=""
+select=""
 table=""
 
 usage() {
-  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS]] [-t TABLE.csv] [MEASURED.csv]" >&2
+  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS] [-S des]] [-t TABLE.csv] [MEASURED.csv]" >&2
   exit 2
 }
 whole() { case $1 in '' | *[!0-9]*) usage ;; esac; }
 
-while getopts a:o:e:r:s:j:H:t:h opt; do
+while getopts a:o:e:r:s:j:H:S:t:h opt; do
   case $opt in
   a) aifsim=$OPTARG ;;
   o) dir=$OPTARG ;;
@@ -45,6 +47,7 @@ while getopts a:o:e:r:s:j:H:t:h opt; do
   s) whole "$OPTARG"; starts=$OPTARG ;;
   j) whole "$OPTARG"; jobs=$OPTARG ;;
   H) hold=$OPTARG ;;
+  S) case $OPTARG in des | steady) select=$OPTARG ;; *) usage ;; esac ;;
   t) table=$OPTARG ;;
   *) usage ;;
   esac
@@ -73,7 +76,7 @@ for run in "split1 A B" "split1-reverse B A" "split2 C D" "split2-reverse D C"; 
   profile=$here/profiles/held-out/$name.yaml
   if [ "$rounds" -gt 0 ]; then
     "$aifsim" fit "$dir/half$train.csv" -p "$profile" -o "$dir/$name.yaml" --rounds "$rounds" \
-      --starts "$starts" -j "$jobs" ${hold:+-H "$hold"} -q >"$dir/$name.fit.txt" 2>&1 ||
+      --starts "$starts" -j "$jobs" ${hold:+-H "$hold"} ${select:+--select "$select"} -q >"$dir/$name.fit.txt" 2>&1 ||
       { cat "$dir/$name.fit.txt" >&2; exit 1; }
     profile=$dir/$name.yaml
   fi

@@ -42,7 +42,9 @@ static double huber(double x, double delta)
   return x <= delta ? 0.5 * x * x : delta * (x - 0.5 * delta);
 }
 
-double fit_loss(GPtrArray *rows, const Profile *prof)
+typedef void (*Predictor)(ValRow *row, const Profile *prof, Prediction *out);
+
+static double loss_by(GPtrArray *rows, const Profile *prof, Predictor predict)
 {
   double sum = 0;
   guint n = 0;
@@ -51,7 +53,7 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
     if (r->unsupported)
       continue;
     Prediction p;
-    validate_predict(r, prof, &p);
+    predict(r, prof, &p);
     for (int m = 0; m < N_METRICS; m++) {
       if (!isfinite(r->measured[m]) || r->measured[m] <= 0 || metric_weight[m] == 0)
         continue;
@@ -67,6 +69,16 @@ double fit_loss(GPtrArray *rows, const Profile *prof)
     prediction_clear(&p);
   }
   return n ? sum / n : 0;
+}
+
+double fit_loss(GPtrArray *rows, const Profile *prof)
+{
+  return loss_by(rows, prof, validate_predict);
+}
+
+double fit_loss_des(GPtrArray *rows, const Profile *prof)
+{
+  return loss_by(rows, prof, validate_predict_des);
 }
 
 /* Which architectures, stacks and features the rows exercise: a parameter no row depends on is
@@ -328,7 +340,7 @@ typedef struct {
   GPtrArray *rows;
   Profile prof;
   int index;
-  double loss;
+  double loss, loss_des; /* the optimum's steady-state loss, and (select_des) its event simulation's */
   const FitOptions *opt;
 } Start;
 
@@ -336,6 +348,11 @@ static void run_start(gpointer data, gpointer user)
 {
   Start *s = data;
   s->loss = descend(s->rows, &s->prof, s->opt, s->index);
+  if (s->opt->select_des) {
+    s->loss_des = fit_loss_des(s->rows, &s->prof);
+    if (s->opt->scored)
+      s->opt->scored(s->index, s->loss_des, s->opt->user);
+  }
 }
 
 double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
@@ -357,7 +374,7 @@ double fit_profile(GPtrArray *rows, Profile *p, const FitOptions *opt)
   g_thread_pool_free(pool, FALSE, TRUE); /* waits for every start */
   int best = 0;
   for (int k = 1; k < n; k++)
-    if (s[k].loss < s[best].loss)
+    if (opt->select_des ? s[k].loss_des < s[best].loss_des : s[k].loss < s[best].loss)
       best = k; /* ties keep the lower start: the result does not depend on the threads */
   *p = s[best].prof; /* the copies share P's source string; none of them is cleared */
   double loss = s[best].loss;

@@ -16,7 +16,10 @@
  * so a fit can descend from several starts (the given profile and seeded perturbations of it) in
  * parallel and keep the lowest.
  * More keys can be held at the given profile's values (--hold).
- * It runs on the steady state: fast enough for hundreds of trials. Deterministic. */
+ * It runs on the steady state: fast enough for hundreds of trials. Deterministic. The headline
+ * figures are the event simulation's, and a basin the steady state prefers is not always one the
+ * event simulation does, so the starts' optima can be told apart by the same loss computed by
+ * event simulation instead (--select des: about as long as one `validate` a start). */
 #ifndef AIF_FIT_H
 #define AIF_FIT_H
 
@@ -29,8 +32,13 @@ typedef struct {
   /* profile keys left as given ("hopper.gemm_efficiency": a measured figure), NULL-terminated;
    * NULL: none */
   const char *const *hold;
+  /* pick among the starts' optima by the loss the event simulation gives them (fit_loss_des),
+   * not the steady state's; one start: nothing to pick */
+  gboolean select_des;
   /* called after each round of each start; from worker threads when threads > 1 */
   void (*progress)(int start, int round, double loss, gpointer user);
+  /* with select_des, called with each start's event-simulation loss once it is scored */
+  void (*scored)(int start, double loss_des, gpointer user);
   gpointer user;
 } FitOptions;
 
@@ -38,8 +46,11 @@ typedef struct {
 gboolean fit_hold_check(const char *key, GError **error);
 /* The objective for PROF over ROWS (lower is better). */
 double fit_loss(GPtrArray *rows, const Profile *prof);
-/* Improves PROF in place; returns the final loss. With several starts, the one that ends lowest
- * (ties: the earliest) gives PROF: deterministic whatever the threads. */
+/* The same objective with the event simulation's predictions (validate_predict_des). */
+double fit_loss_des(GPtrArray *rows, const Profile *prof);
+/* Improves PROF in place; returns the final (steady-state) loss. With several starts, the one that
+ * ends lowest (by the event simulation's loss with select_des; ties: the earliest) gives PROF:
+ * deterministic whatever the threads. */
 double fit_profile(GPtrArray *rows, Profile *prof, const FitOptions *opt);
 
 #endif

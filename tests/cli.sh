@@ -293,6 +293,7 @@ expect_rc 0 "validate --groups" "$AIFSIM" validate "$out/held-out/halfB.csv" -p 
   -e steady -q -g "$out/groups.csv"
 cmp -s "$out/groups.csv" "$out/held-out/split1.groups.csv" && ok || fail "validate --groups writes held-out.sh's split 1 groups"
 expect_rc 2 "held-out.sh with an unknown engine" sh "$ho" -a "$AIFSIM" -e magic
+expect_rc 2 "held-out.sh selecting by an unknown engine" sh "$ho" -a "$AIFSIM" -r 1 -s 2 -S magic
 expect_rc 2 "held-out.sh without its measured file" sh "$ho" -a "$AIFSIM" "$out/none.csv"
 expect_rc 2 "run with an unknown backend" "$AIFSIM" run "$SRC/scenarios/green-contexts.yaml" --backend magic -o "$out/x"
 expect_err "--backend: expected fast or simgrid" "run names the backends"
@@ -309,6 +310,15 @@ expect_rc 0 "fit from three starts" "$AIFSIM" fit "$out/m.csv" --rounds 1 --star
 grep -q '^source: aifsim fit m.csv (.* 1 rounds from 3 starts, loss ' "$out/p3.yaml" && ok ||
   fail "fit --starts names its starts in the profile's source"
 expect_rc 2 "fit from no start" "$AIFSIM" fit "$out/m.csv" --starts 0
+# the starts' optima picked by the event simulation's loss: each start says its score, the profile
+# says how it was picked
+expect_rc 0 "fit from three starts, picked by event simulation" "$AIFSIM" fit "$out/m.csv" --rounds 1 --starts 3 -j 2 \
+  --select des -o "$out/p3d.yaml"
+[ "$(grep -c '^fit: start [123], event-simulation loss [0-9]' "$out/stderr")" -eq 3 ] &&
+  grep -q '^source: aifsim fit m.csv (.* 1 rounds from 3 starts, picked by event simulation, loss ' "$out/p3d.yaml" &&
+  ok || fail "fit --select des scores every start by event simulation and says so in the profile"
+expect_rc 2 "fit --select an unknown engine" "$AIFSIM" fit "$out/m.csv" --select magic
+expect_err "--select expects steady or des" "fit names the engines it can select by"
 
 # plan: the best configuration per system, and its factory
 expect_rc 0 "plan" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan"

@@ -394,6 +394,48 @@ START_TEST(fit_multistart)
 }
 END_TEST
 
+/* --select des: each start's optimum is scored by the loss the event simulation gives it
+ * (reported through `scored`), and the lowest gives the profile, whatever the threads: its
+ * event-simulation loss is that lowest score, and at most that of the profile the steady state's
+ * loss picks from the same starts. */
+static void record_score(int start, double loss_des, gpointer user)
+{
+  ((double *)user)[start] = loss_des;
+}
+
+START_TEST(fit_select_des)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
+  Profile truth, by_steady, serial, parallel;
+  profile_defaults(&truth);
+  truth.on[ARCH_HOPPER].gemm = 0.5;
+  truth.stack[STACK_SGLANG].request_overhead = 0.12;
+  measure_with(rows, &truth, 0.05);
+  profile_defaults(&by_steady);
+  serial = parallel = by_steady;
+  double s1[3] = { NAN, NAN, NAN }, s3[3] = { NAN, NAN, NAN };
+  FitOptions opt = { .rounds = 2, .starts = 3, .threads = 1 };
+  fit_profile(rows, &by_steady, &opt);
+  opt.select_des = TRUE, opt.scored = record_score, opt.user = s1;
+  fit_profile(rows, &serial, &opt);
+  opt.threads = 3, opt.user = s3;
+  fit_profile(rows, &parallel, &opt);
+  double best = MIN(s1[0], MIN(s1[1], s1[2]));
+  ck_assert(isfinite(best));
+  for (int k = 0; k < 3; k++)
+    ck_assert(s1[k] == s3[k]);
+  ck_assert(memcmp(serial.on, parallel.on, sizeof serial.on) == 0);
+  ck_assert(memcmp(serial.stack, parallel.stack, sizeof serial.stack) == 0);
+  ck_assert_close(fit_loss_des(rows, &serial), best, 1e-12);
+  ck_assert(fit_loss_des(rows, &serial) <= fit_loss_des(rows, &by_steady) + 1e-12);
+  profile_clear(&truth);
+  profile_clear(&by_steady); /* SERIAL and PARALLEL are copies of it: they share its source string */
+}
+END_TEST
+
 /* The fit moves the stack layer only: the hardware layer comes out as it went in. Held keys stay
  * as given while the rest descends; an unknown key is refused with a suggestion. */
 START_TEST(fit_holds_keys)
@@ -737,6 +779,7 @@ int main(void)
   tcase_add_test(tc, fit_carries_unmeasured_stack);
   tcase_add_test(tc, fit_ttft_one_way_above_half_load);
   tcase_add_test(tc, fit_multistart);
+  tcase_add_test(tc, fit_select_des);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

@@ -7,6 +7,7 @@
 #include "results.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* One fprintf per report: whole lines even when several starts report at once. */
 static void progress(int start, int round, double loss, gpointer user)
@@ -17,10 +18,17 @@ static void progress(int start, int round, double loss, gpointer user)
     fprintf(stderr, "fit: round %d, loss %.5f\n", round + 1, loss);
 }
 
+static void scored(int start, double loss_des, gpointer user)
+{
+  (void)user;
+  fprintf(stderr, "fit: start %d, event-simulation loss %.5f\n", start + 1, loss_des);
+}
+
 int cmd_fit(int argc, char **argv)
 {
   g_autofree char *out_path = NULL, *start_path = NULL, *recipes_path = NULL;
   g_auto(GStrv) dirs = NULL, hold_args = NULL;
+  g_autofree char *select = NULL;
   gint rounds = 6, starts = 1, threads = (gint)g_get_num_processors();
   gboolean quiet = FALSE, forced = FALSE;
   GOptionEntry entries[] = {
@@ -28,6 +36,7 @@ int cmd_fit(int argc, char **argv)
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &start_path, "start from this profile (default: built-in defaults)", "PROFILE.yaml" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "coordinate-descent sweeps (default 6)", "N" },
     { "starts", 0, 0, G_OPTION_ARG_INT, &starts, "descend from N starts (the profile and N-1 seeded perturbations of it) and keep the lowest (default 1)", "N" },
+    { "select", 0, 0, G_OPTION_ARG_STRING, &select, "with several starts, keep the optimum with the lowest loss by the steady state (steady, the default: what the descent minimises) or by the event simulation (des: the headline's engine; a validate's time per start)", "steady|des" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &threads, "run up to N starts at once (default: the processors)", "N" },
     { "threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &threads, "the old name of --jobs", "N" },
     CLI_PROGRESS_ENTRIES(quiet, forced),
@@ -47,6 +56,11 @@ int cmd_fit(int argc, char **argv)
     fprintf(stderr, "aifsim fit: expected one MEASURED.csv (and --rounds >= 0, --starts and --jobs >= 1)\n");
     return 2;
   }
+  if (select && strcmp(select, "steady") != 0 && strcmp(select, "des") != 0) {
+    fprintf(stderr, "aifsim fit: --select expects steady or des, not '%s'\n", select);
+    return 2;
+  }
+  gboolean select_des = select && strcmp(select, "des") == 0 && starts > 1;
   g_autoptr(GError) err = NULL;
   g_autoptr(GPtrArray) hold = g_ptr_array_new_with_free_func(g_free);
   for (char **h = hold_args; h && *h; h++) {
@@ -72,12 +86,14 @@ int cmd_fit(int argc, char **argv)
   g_autoptr(GPtrArray) rows = recipes ? validate_read(argv[1], cat, recipes, &err) : NULL;
   if (!rows)
     return profile_clear(&prof), cli_fail("fit", err);
-  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .progress = quiet ? NULL : progress, .user = &starts,
+  FitOptions opt = { .rounds = rounds, .starts = starts, .threads = threads, .select_des = select_des,
+                     .progress = quiet ? NULL : progress, .scored = quiet ? NULL : scored, .user = &starts,
                      .hold = (const char *const *)hold->pdata };
   double loss = fit_profile(rows, &prof, &opt);
   g_autofree char *base = g_path_get_basename(argv[1]);
   g_free(prof.source);
-  g_autofree char *how = starts > 1 ? g_strdup_printf("%d rounds from %d starts", rounds, starts)
+  g_autofree char *how = starts > 1 ? g_strdup_printf("%d rounds from %d starts%s", rounds, starts,
+                                                       select_des ? ", picked by event simulation" : "")
                                      : g_strdup_printf("%d rounds", rounds);
   g_autofree char *held = hold->len > 1 ? g_strjoinv(", ", (char **)hold->pdata) : NULL;
   prof.source = g_strdup_printf("aifsim fit %s (%u rows, %s, loss %.5f%s%s)", base, rows->len, how, loss,
