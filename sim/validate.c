@@ -701,6 +701,38 @@ double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n
   return at;
 }
 
+double validate_self_consistency(const ValRow *r)
+{
+  double thr = r->measured[MET_OUT_TOK_S_PER_GPU], speed = r->measured[MET_TOK_S_PER_USER];
+  double ttft = r->measured[MET_TTFT] / 1e3, answer = r->load.osl;
+  if (r->unsupported || !(r->load.users > 0) || r->gpus <= 0 || !(thr > 0) || !(speed > 0) || !(ttft >= 0) ||
+      !(answer > 0))
+    return NAN;
+  return thr / (r->load.users * answer / (ttft + answer / speed) / r->gpus);
+}
+
+/* Rows whose own figures cannot all hold (validate_self_consistency outside SELF_LO..SELF_HI): the
+ * model cannot serve both their throughput and their per-user speed (docs/validation.md). */
+#define SELF_LO 0.8
+#define SELF_HI 1.25
+
+static void self_check(GString *out, GPtrArray *rows)
+{
+  guint n = 0, off = 0;
+  for (guint i = 0; i < rows->len; i++) {
+    double c = validate_self_consistency(rows->pdata[i]);
+    if (isnan(c))
+      continue;
+    n++;
+    off += c < SELF_LO || c > SELF_HI;
+  }
+  if (off)
+    g_string_append_printf(out,
+                           "self-check: %u of %u closed-loop rows measure a throughput per GPU outside %.2g-%.3gx what their "
+                           "own users, answers, TTFT and per-user speed imply (Little's law): no run makes both figures\n",
+                           off, n, SELF_LO, SELF_HI);
+}
+
 char *validate_summary(GPtrArray *rows, const Prediction *preds)
 {
   GString *out = g_string_new(NULL);
@@ -718,6 +750,7 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds)
   if (n)
     g_string_append_printf(out, "pooled: throughput per GPU and tokens/s per user, median %.1f%% over %u figures\n",
                            100 * pooled, n);
+  self_check(out, rows);
   return g_string_free(out, FALSE);
 }
 

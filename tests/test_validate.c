@@ -95,6 +95,37 @@ START_TEST(rows_to_predictions)
 }
 END_TEST
 
+/* Little's law on a row's own figures (validate_self_consistency), InferenceX's answers drawn in
+ * 80-100% of the OSL (mean 921.6 of 1,024 tokens):
+ *   agg1: 16 users, TTFT 0.15 s, 50 tok/s per user, 8 GPUs: 16 x 921.6 / (0.15 + 921.6 / 50) / 8
+ *         = 99.193 tok/s per GPU implied, 100 measured: 1.00813
+ *   dis1: 240 users, 0.3 s, 60 tok/s, 24 GPUs: 240 x 921.6 / (0.3 + 15.36) / 24 = 588.506; 500: 0.849609
+ * MLPerf's and trtllm-bench's rows are no closed loop (NAN), nor is a row that cannot be modelled.
+ * No row is off (0.8-1.25x), so the summary says nothing; agg1 at 45 tok/s per GPU is (0.45x). */
+START_TEST(self_consistency)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
+  ValRow *agg1 = rows->pdata[0], *dis1 = rows->pdata[2];
+  ck_assert_close(validate_self_consistency(agg1), 100 / (16 * 921.6 / (0.15 + 921.6 / 50) / 8), 1e-12);
+  ck_assert_close(validate_self_consistency(agg1), 1.00813, 1e-5);
+  ck_assert_close(validate_self_consistency(dis1), 0.849609, 1e-5);
+  for (guint i = 3; i < rows->len; i++)
+    ck_assert(isnan(validate_self_consistency(rows->pdata[i])));
+  Prediction *p = g_new0(Prediction, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    p[i] = (Prediction){ .status = OUTCOME_UNSUPPORTED, .predicted = { NAN, NAN, NAN, NAN, NAN } };
+  g_autofree char *quiet = validate_summary(rows, p);
+  ck_assert_msg(!strstr(quiet, "self-check"), "%s", quiet);
+  agg1->measured[MET_OUT_TOK_S_PER_GPU] = 45;
+  g_autofree char *loud = validate_summary(rows, p);
+  ck_assert_msg(strstr(loud, "self-check: 1 of 3 closed-loop rows"), "%s", loud);
+  g_free(p);
+}
+END_TEST
+
 START_TEST(missing_column)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -780,6 +811,7 @@ int main(void)
   tcase_add_test(tc, fit_ttft_one_way_above_half_load);
   tcase_add_test(tc, fit_multistart);
   tcase_add_test(tc, fit_select_des);
+  tcase_add_test(tc, self_consistency);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
