@@ -729,7 +729,8 @@ static void self_check(GString *out, GPtrArray *rows)
   if (off)
     g_string_append_printf(out,
                            "self-check: %u of %u closed-loop rows measure a throughput per GPU outside %.2g-%.3gx what their "
-                           "own users, answers, TTFT and per-user speed imply (Little's law): no run makes both figures\n",
+                           "own users, answers, TTFT and per-user speed imply (Little's law): no run makes both figures "
+                           "(PREDICTIONS.csv's self_check column names them)\n",
                            off, n, SELF_LO, SELF_HI);
 }
 
@@ -757,9 +758,11 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds)
 char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
 {
   GString *out = g_string_new("id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
-                              "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config\n");
+                              "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config,"
+                              "self_check\n");
   for (guint i = 0; i < rows->len; i++) {
     const ValRow *r = rows->pdata[i];
+    double self = validate_self_consistency(r);
     csv_append_field(out, r->id);
     g_string_append_printf(out, ",%s,", outcome_names[preds[i].status]);
     csv_append_field(out, preds[i].reason);
@@ -770,6 +773,10 @@ char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds)
         g_string_append_c(out, ',');
     g_string_append_c(out, ',');
     csv_append_field(out, preds[i].config);
+    if (isfinite(self)) /* names the rows the summary's self-check counts */
+      g_string_append_printf(out, ",%.4f", self);
+    else
+      g_string_append_c(out, ',');
     g_string_append_c(out, '\n');
   }
   return g_string_free(out, FALSE);

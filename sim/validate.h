@@ -81,12 +81,13 @@ char *validate_summary(GPtrArray *rows, const Prediction *preds);
  * framework; value; rows, ok, infeasible; per metric the rows with both values and the median and
  * p90 of |predicted / measured - 1| as fractions, empty where none), newly allocated. */
 char *validate_groups_csv(GPtrArray *rows, const Prediction *preds);
-/* PREDICTIONS.csv text. */
 /* Little's law on a closed-loop row's own figures: its measured throughput per GPU over the one
  * its users, mean answer, TTFT and per-user speed imply (users x answer / (TTFT + answer / speed) /
  * GPUs). Near 1 (~0.97 with a ramp-up and a drain) where the figures belong to one run; NAN where
  * the row is no closed loop or lacks one of them. */
 double validate_self_consistency(const ValRow *row);
+/* PREDICTIONS.csv text, newly allocated: per row its outcome, reason, predicted figures and
+ * configuration, and last its self-check (validate_self_consistency; empty where NAN). */
 char *validate_predictions_csv(GPtrArray *rows, const Prediction *preds);
 
 #endif

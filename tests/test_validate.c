@@ -86,8 +86,9 @@ START_TEST(rows_to_predictions)
   ck_assert_msg(strstr(summary, "framework=dynamo-trt               1     1     0     0"), "%s", summary);
   g_autofree char *csv = validate_predictions_csv(rows, p);
   ck_assert(g_str_has_prefix(csv, "id,status,reason,predicted_out_tok_s_per_gpu,predicted_tok_s_per_user,"
-                                  "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config\n"));
-  ck_assert(strstr(csv, "\nbad1,unsupported,system 'mi355x' is not in the catalog,,,,,,\n"));
+                                  "predicted_ttft_ms,predicted_gpu_power_w,predicted_server_power_w,predicted_config,"
+                                  "self_check\n"));
+  ck_assert(strstr(csv, "\nbad1,unsupported,system 'mi355x' is not in the catalog,,,,,,,\n"));
   for (guint i = 0; i < rows->len; i++)
     prediction_clear(&p[i]);
   g_free(p);
@@ -101,7 +102,8 @@ END_TEST
  *         = 99.193 tok/s per GPU implied, 100 measured: 1.00813
  *   dis1: 240 users, 0.3 s, 60 tok/s, 24 GPUs: 240 x 921.6 / (0.3 + 15.36) / 24 = 588.506; 500: 0.849609
  * MLPerf's and trtllm-bench's rows are no closed loop (NAN), nor is a row that cannot be modelled.
- * No row is off (0.8-1.25x), so the summary says nothing; agg1 at 45 tok/s per GPU is (0.45x). */
+ * No row is off (0.8-1.25x), so the summary says nothing; agg1 at 45 tok/s per GPU is (0.45x).
+ * PREDICTIONS.csv's last column carries each row's figure to 4 decimals, empty where NAN. */
 START_TEST(self_consistency)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -119,6 +121,9 @@ START_TEST(self_consistency)
     p[i] = (Prediction){ .status = OUTCOME_UNSUPPORTED, .predicted = { NAN, NAN, NAN, NAN, NAN } };
   g_autofree char *quiet = validate_summary(rows, p);
   ck_assert_msg(!strstr(quiet, "self-check"), "%s", quiet);
+  g_autofree char *csv = validate_predictions_csv(rows, p);
+  ck_assert_msg(strstr(csv, ",1.0081\n") && strstr(csv, ",0.8496\n"), "%s", csv);
+  ck_assert_msg(strstr(csv, "\nmlp1,unsupported,,,,,,,,\n"), "%s", csv);
   agg1->measured[MET_OUT_TOK_S_PER_GPU] = 45;
   g_autofree char *loud = validate_summary(rows, p);
   ck_assert_msg(strstr(loud, "self-check: 1 of 3 closed-loop rows"), "%s", loud);
