@@ -571,11 +571,14 @@ static char *group_value(const ValRow *r, const char *field)
   return g_strdup(r->source_kind);
 }
 
-/* One group's counts and the median and p90 of each metric's |predicted / measured - 1|. */
+/* One group's counts, the median and p90 of each metric's |predicted / measured - 1|, and the
+ * median of throughput per GPU's and tokens/s per user's together (the headline's pooled figure). */
 typedef struct {
   guint n, ok, inf;
   guint m_n[N_METRICS];
   double median[N_METRICS], p90[N_METRICS];
+  guint pooled_n;
+  double pooled;
 } GroupStats;
 
 static void group_stats(GPtrArray *rows, const Prediction *preds, const char *field, const char *value, GroupStats *out)
@@ -598,6 +601,13 @@ static void group_stats(GPtrArray *rows, const Prediction *preds, const char *fi
         g_array_append_val(ape[m], e);
     }
   }
+  g_autoptr(GArray) pooled = g_array_new(FALSE, FALSE, sizeof(double));
+  g_array_append_vals(pooled, ape[MET_OUT_TOK_S_PER_GPU]->data, ape[MET_OUT_TOK_S_PER_GPU]->len);
+  g_array_append_vals(pooled, ape[MET_TOK_S_PER_USER]->data, ape[MET_TOK_S_PER_USER]->len);
+  static const double half = 0.5;
+  out->pooled_n = pooled->len, out->pooled = NAN;
+  if (pooled->len)
+    stats_quantiles(pooled, &half, 1, &out->pooled);
   for (int m = 0; m < N_METRICS; m++) {
     static const double q[2] = { 0.5, 0.9 };
     double at[2] = { NAN, NAN };
@@ -624,7 +634,8 @@ static void summary_line(GString *out, const char *group, GPtrArray *rows, const
       g_string_append_printf(out, isfinite(g.median[m]) ? ",%.6g" : ",", g.median[m]);
       g_string_append_printf(out, isfinite(g.p90[m]) ? ",%.6g" : ",", g.p90[m]);
     }
-    g_string_append_c(out, '\n');
+    g_string_append_printf(out, ",%u", g.pooled_n);
+    g_string_append_printf(out, isfinite(g.pooled) ? ",%.6g\n" : ",\n", g.pooled);
     return;
   }
   g_string_append_printf(out, "%-30s %5u %5u %5u %5u", group, g.n, g.ok, g.inf, g.n - g.ok - g.inf);
@@ -677,28 +688,18 @@ char *validate_groups_csv(GPtrArray *rows, const Prediction *preds)
   GString *out = g_string_new("field,value,rows,ok,infeasible");
   for (int m = 0; m < N_METRICS; m++)
     g_string_append_printf(out, ",%s_n,%s_median,%s_p90", metric_names[m], metric_names[m], metric_names[m]);
-  g_string_append_c(out, '\n');
+  g_string_append(out, ",pooled_n,pooled_median\n");
   groups(out, rows, preds, TRUE);
   return g_string_free(out, FALSE);
 }
 
 double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n)
 {
-  g_autoptr(GArray) ape = g_array_new(FALSE, FALSE, sizeof(double));
-  static const Metric pooled[] = { MET_OUT_TOK_S_PER_GPU, MET_TOK_S_PER_USER };
-  for (guint i = 0; i < rows->len; i++)
-    for (gsize k = 0; k < G_N_ELEMENTS(pooled); k++) {
-      double e = validate_ape(rows->pdata[i], &preds[i], pooled[k]);
-      if (isfinite(e))
-        g_array_append_val(ape, e);
-    }
+  GroupStats g;
+  group_stats(rows, preds, NULL, NULL, &g);
   if (n)
-    *n = ape->len;
-  static const double half = 0.5;
-  double at = NAN;
-  if (ape->len)
-    stats_quantiles(ape, &half, 1, &at);
-  return at;
+    *n = g.pooled_n;
+  return g.pooled;
 }
 
 double validate_self_consistency(const ValRow *r)

@@ -79,7 +79,8 @@ double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n
 char *validate_summary(GPtrArray *rows, const Prediction *preds);
 /* The same groups as CSV, one line each (field: all, system, mode, system+mode, source_kind or
  * framework; value; rows, ok, infeasible; per metric the rows with both values and the median and
- * p90 of |predicted / measured - 1| as fractions, empty where none), newly allocated. */
+ * p90 of |predicted / measured - 1| as fractions, empty where none; last the pooled figures' count
+ * and median, validate_pooled_median's over the group), newly allocated. */
 char *validate_groups_csv(GPtrArray *rows, const Prediction *preds);
 /* Little's law on a closed-loop row's own figures: its measured throughput per GPU over the one
  * its users, mean answer, TTFT and per-user speed imply (users x answer / (TTFT + answer / speed) /

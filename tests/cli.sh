@@ -252,13 +252,13 @@ grep -q '^all ' "$out/stdout" && ok || fail "validate prints the error table"
 grep -q '^r1,ok,,[0-9]' "$out/pred.csv" && ok || fail "validate predicts the H200 row"
 grep -q '^r2,infeasible,"needs [0-9.]* GB per GPU for weights and reserve, has 85.5 GB"' "$out/pred.csv" && ok ||
   fail "DeepSeek-R1 FP8 on eight H100s is infeasible with its numbers"
-grep -q '^r1,ok,,[0-9].*(des)$' "$out/pred.csv" && ok || fail "validate event-simulates the concurrency row by default"
+grep -q '^r1,ok,,[0-9].*(des),[0-9][0-9.]*$' "$out/pred.csv" && ok || fail "validate event-simulates the concurrency row by default"
 expect_rc 0 "validate by the steady state" "$AIFSIM" validate "$out/m.csv" --engine steady -o "$out/pred-steady.csv"
 grep -q '^r1,ok,,[0-9]' "$out/pred-steady.csv" && ! grep -q '(des)' "$out/pred-steady.csv" && ok ||
   fail "validate --engine steady uses the steady-state model"
 expect_rc 2 "validate with an unknown engine" "$AIFSIM" validate "$out/m.csv" --engine magic
 expect_rc 0 "validate on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid -o "$out/pred-sg.csv"
-grep -q '^r1,ok,,[0-9].*(simgrid)$' "$out/pred-sg.csv" && ok || fail "validate --backend simgrid simulates the concurrency row"
+grep -q '^r1,ok,,[0-9].*(simgrid),[0-9][0-9.]*$' "$out/pred-sg.csv" && ok || fail "validate --backend simgrid simulates the concurrency row"
 expect_rc 2 "validate steady on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid --engine steady
 
 # calibration/held-out.sh: the measured file's two splits, each half predicted by the profile fitted
@@ -280,9 +280,15 @@ grep -q '^mean over the four halves: pooled [0-9.]*%, TTFT [0-9.]*%$' "$out/held
 # its table (-t): a line per system and mode, the rows adding up to the file's, each error the mean
 # of the four halves' medians; split 1's H200 aggregated median is validate --groups' on halfB
 t_rows=$(awk -F, 'NR > 1 { n += $3 } END { print n }' "$out/held-out-errors.csv")
-[ "$(head -1 "$out/held-out-errors.csv")" = "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms" ] &&
-  [ "$t_rows" -eq "$total" ] && grep -q '^h200-sxm-hgx8,aggregated,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
+[ "$(head -1 "$out/held-out-errors.csv")" = "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled" ] &&
+  [ "$t_rows" -eq "$total" ] &&
+  grep -q '^h200-sxm-hgx8,aggregated,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
   ok || { fail "held-out.sh -t writes the table ($t_rows rows of $total)"; cat "$out/held-out-errors.csv"; }
+# and prints it: per system and mode the rows, the pooled and the TTFT figures of the table's line
+want=$(awk -F, '$1 == "h200-sxm-hgx8" && $2 == "aggregated" { printf "%s %.1f%% %.1f%%", $3, 100 * $7, 100 * $6 }' \
+  "$out/held-out-errors.csv")
+got=$(awk '$1 == "h200-sxm-hgx8," && $2 == "aggregated" { print $3, $4, $5 }' "$out/held-out.txt")
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || fail "held-out.sh prints the per-system table ('$got', table '$want')"
 # the shipped table (calibration/profiles/held-out/errors.csv) is the shipped measured file's: its
 # rows per system and mode are the file's (a stale table after rows are added fails here)
 awk -F, 'NR == FNR { if (FNR > 1) n[$3 "," ($11 == "agg" ? "aggregated" : "disaggregated")]++; next }
@@ -292,6 +298,9 @@ awk -F, 'NR == FNR { if (FNR > 1) n[$3 "," ($11 == "agg" ? "aggregated" : "disag
 expect_rc 0 "validate --groups" "$AIFSIM" validate "$out/held-out/halfB.csv" -p "$SRC/calibration/profiles/held-out/split1.yaml" \
   -e steady -q -g "$out/groups.csv"
 cmp -s "$out/groups.csv" "$out/held-out/split1.groups.csv" && ok || fail "validate --groups writes held-out.sh's split 1 groups"
+# the groups' pooled median (last column) over all rows is the summary's headline pooled figure
+g_pooled=$(awk -F, '$1 == "all" { printf "%.1f", 100 * $NF }' "$out/groups.csv")
+[ -n "$g_pooled" ] && [ "$g_pooled" = "$pooled" ] && ok || fail "validate --groups' pooled median ($g_pooled, summary $pooled)"
 expect_rc 2 "held-out.sh with an unknown engine" sh "$ho" -a "$AIFSIM" -e magic
 expect_rc 2 "held-out.sh selecting by an unknown engine" sh "$ho" -a "$AIFSIM" -r 1 -s 2 -S magic
 expect_rc 2 "held-out.sh without its measured file" sh "$ho" -a "$AIFSIM" "$out/none.csv"
