@@ -50,6 +50,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".kv_cache", KT_ENUM, 0, "fp8", "KV-cache precision the stack uses by default", offsetof(Profile, stack[i].kv_cache), precision_names, 0, NULL, NULL, 0, 0 }, \
   { name ".kernel_efficiency", KT_NUMBER, DIM_NONE, "1", "factor on the rates the stack's kernels reach (TensorRT-LLM's, the reference, 1)", offsetof(Profile, stack[i].kernel_efficiency), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".request_overhead", KT_NUMBER, DIM_TIME, "50 ms", "time added to every TTFT (HTTP, tokenizer, detokenize)", offsetof(Profile, stack[i].request_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".request_token_overhead", KT_NUMBER, DIM_TIME, "0 s", "time added to TTFT per prompt token before an engine sees the request (the front end tokenizing and passing on the prompt)", offsetof(Profile, stack[i].request_token_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".handoff_overhead", KT_NUMBER, DIM_TIME, "50 ms", "disaggregated serving: time more between a prompt's prefill and its KV transfer (second hop, worker handshake, transfer set-up)", offsetof(Profile, stack[i].handoff_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".handoff_steps", KT_NUMBER, DIM_NONE, "0", "disaggregated serving: decode steps a request waits at its decode engine, its KV cache arrived, before it joins the batch (the scheduler's looks at the transfers, once a step)", offsetof(Profile, stack[i].handoff_steps), NULL, KT_NONNEG, NULL, NULL, 100, 0 }, \
   { name ".kv_reserve_full", KT_BOOL, 0, reserve_full, "admission reserves KV cache for the whole prompt + output", offsetof(Profile, stack[i].kv_reserve_full), NULL, 0, NULL, NULL, 0, 0 }, \
@@ -142,3 +143,8 @@ char *profile_to_yaml(const Profile *p, const char *header)
 }
 
 void profile_clear(Profile *p) { kt_clear(&profile_table, p); }
+
+double profile_front_end(const StackProfile *sp, double isl)
+{
+  return sp->request_overhead + sp->request_token_overhead * MAX(isl, 0);
+}

@@ -129,6 +129,10 @@ typedef struct {
    * architecture's stack layer is fitted for it */
   double kernel_efficiency;
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
+  /* s more per prompt token before the request reaches an engine: the front end's work that grows
+   * with the prompt (tokenizing it, copying its token ids to the engine's process), on the host,
+   * off the GPU: it lengthens TTFT, never a step */
+  double request_token_overhead;
   /* s more in disaggregated serving, between the prompt's last step and its KV cache leaving for
    * the decode engine: the second hop (frontend and router to the decode worker), the bootstrap
    * handshake between the two workers and the transfer's set-up. A disaggregated TTFT at low load
@@ -188,5 +192,8 @@ gboolean profile_load(Profile *p, const char *path, GError **error);
 /* The profile as YAML (every key), newly allocated. */
 char *profile_to_yaml(const Profile *p, const char *header);
 void profile_clear(Profile *p);
+/* Seconds before a request of ISL prompt tokens reaches an engine: the stack's request_overhead
+ * plus its request_token_overhead per prompt token. */
+double profile_front_end(const StackProfile *sp, double isl);
 
 #endif

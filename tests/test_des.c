@@ -1065,6 +1065,32 @@ static SimConfig one_at_a_time(const Catalog *c, const Profile *prof, Engine *e,
   return p;
 }
 
+/* The front end's time per prompt token (request_token_overhead): 2,000-token prompts, one
+ * request at a time on each of 64 engines (nobody waits), 5 us a token: every request reaches its
+ * engine 2,000 x 5 us = 10 ms later, so every TTFT quantile and the mean end-to-end time move by
+ * exactly 10 ms, and nothing else does (the same seed draws the same requests). */
+START_TEST(front_end_per_prompt_token)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e;
+  SimConfig p = one_at_a_time(c, &prof, &e, 2000);
+  p.input = (LengthSpec){ .dist = DIST_FIXED, .mean = 2000, .min = 1, .max = 2000 };
+  p.rate = 1;
+  SimResult base, slower;
+  simulate_ok(&p, &e, 64, &base);
+  prof.stack[STACK_TRTLLM].request_token_overhead = 5e-6;
+  simulate_ok(&p, &e, 64, &slower);
+  for (int q = 0; q < 3; q++)
+    ck_assert_msg(fabs(slower.ttft[q] - base.ttft[q] - 0.010) < 1e-9, "TTFT quantile %d: %g -> %g s", q,
+                  base.ttft[q], slower.ttft[q]);
+  ck_assert(fabs(slower.mean_e2e - base.mean_e2e - 0.010) < 1e-9);
+  ck_assert(fabs(slower.tpot[0] - base.tpot[0]) < 1e-12);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Erlang C: engines that run one sequence at a time, fed by a Poisson stream through the queue
  * router (one queue, the first engine free takes the oldest), with exponential answers, are an
  * M/M/c queue. c = 4 servers at utilisation 0.8 (a = lambda / mu = 3.2 erlangs):
@@ -1387,6 +1413,7 @@ int main(void)
   tcase_add_test(tc, reload_or_recompute);
   tcase_add_test(tc, trace_sessions);
   tcase_add_test(tc, many_engines);
+  tcase_add_test(tc, front_end_per_prompt_token);
   tcase_add_test(tc, erlang_c_floor);
   tcase_add_test(tc, failure_moves_load);
   tcase_add_test(tc, classes_and_deadlines);

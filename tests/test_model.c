@@ -1345,7 +1345,8 @@ END_TEST
  * domain), one user: TTFT = request overhead + the prompt's prefill + the handoff + its KV cache
  * over the NICs. KV in FP8: 80 layers x 2 (K, V) x 8 heads x 128 x 1 B = 163,840 B per token; 1024
  * tokens = 167.77e6 B over 8 lanes of 400 Gb/s = 50e9 B/s each: 0.419 ms. With a 30 ms request
- * overhead and a 120 ms handoff: TTFT = prefill + 150.42 ms. */
+ * overhead and a 120 ms handoff: TTFT = prefill + 150.42 ms; a front end that takes 20 us more
+ * per prompt token adds 1024 x 20 us = 20.48 ms: prefill + 170.90 ms. */
 START_TEST(disaggregated_ttft_has_handoff)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -1364,6 +1365,12 @@ START_TEST(disaggregated_ttft_has_handoff)
   /* one user's next prompt meets an idle prefill engine: the queueing term stays under 1% */
   ck_assert_close(ss.ttft, prefill + 0.030 + 0.120 + kv, 0.01);
   ck_assert(prefill > 0.01 && prefill < 0.1); /* tens of ms: the handoff is not lost in it */
+  double before = ss.ttft;
+  prof.stack[STACK_TRTLLM].request_token_overhead = 20e-6;
+  g_autofree char *why2 = steady_disaggregated(&p, 1, &d, 1, FALSE, &ld, &ss);
+  ck_assert_ptr_null(why2);
+  ck_assert_close(ss.ttft, prefill + 0.030 + 0.120 + 0.02048 + kv, 0.01);
+  ck_assert_close(ss.ttft - before, 0.02048, 0.02); /* the closed loop's shift of the queue term */
   profile_clear(&prof);
 }
 END_TEST
