@@ -619,7 +619,8 @@ START_TEST(bad_recipes)
 END_TEST
 
 /* The shipped MLPerf rules, as recipes.yaml states them (v5.x: llama-3.1-8b server p99 TPOT 100 ms,
- * TTFT 2 s; a ~930-token dataset prompt). */
+ * TTFT 2 s; a ~930-token dataset prompt; llama-2-70b's OpenOrca file: 5,463,976 prompt tokens over
+ * 24,576 prompts = 222.33 a prompt). */
 START_TEST(mlperf_rules)
 {
   g_autoptr(Recipes) rec = shipped_recipes();
@@ -628,6 +629,9 @@ START_TEST(mlperf_rules)
   ck_assert_close(m->server_tpot, 0.100, 1e-12);
   ck_assert_close(m->server_ttft, 2.0, 1e-12);
   ck_assert_close(m->dataset_isl, 930, 1e-12);
+  const MlperfRules *orca = recipes_mlperf(rec, "llama-2-70b");
+  ck_assert_ptr_nonnull(orca);
+  ck_assert_close(orca->dataset_isl, 5463976.0 / 24576, 1e-3);
   ck_assert_ptr_null(recipes_mlperf(rec, "deepseek-r1"));
 }
 END_TEST
