@@ -185,6 +185,10 @@ START_TEST(inferencex_launch_settings)
     "dis5,inferencex,b200-hgx8,16,deepseek-r1,fp8,1024,1024,64,concurrency,disagg,,,,1,8,8,0,1,8,8,0,8,8,mtp,dynamo-sglang,500,60,300\n"
     "dis6,inferencex,gb200-nvl72,48,deepseek-r1,fp8,1024,1024,4096,concurrency,disagg,,,,2,1,1,1,1,1,1,1,16,32,none,dynamo-sglang,2100,29,1000\n"
     "dis7,inferencex,gb200-nvl72,20,deepseek-r1,fp8,1024,1024,128,concurrency,disagg,,,,1,1,1,1,4,1,1,1,4,16,none,dynamo-sglang,280,49,500\n"
+    "dis8,inferencex,h100-sxm-hgx8,32,deepseek-r1,fp8,1024,1024,615,concurrency,disagg,,,,1,16,16,1,1,16,16,1,16,16,mtp,dynamo-trt,239,15,10000\n"
+    "dis9,inferencex,h100-sxm-hgx8,32,deepseek-r1,fp8,1024,1024,1229,concurrency,disagg,,,,1,16,16,1,1,16,16,1,16,16,mtp,dynamo-trt,400,12,10000\n"
+    "dis10,inferencex,b200-hgx8,24,deepseek-r1,fp8,1024,1024,1600,concurrency,disagg,,,,1,8,8,1,2,8,8,1,8,16,mtp,dynamo-trt,2400,42,1500\n"
+    "dis11,inferencex,h200-sxm-hgx8,24,deepseek-r1,fp8,8192,1024,128,concurrency,disagg,,,,2,8,8,1,1,8,8,1,16,8,mtp,dynamo-trt,202,42,1100\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
     "oss1,inferencex,h200-sxm-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,vllm,3000,50,100\n"
     "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n"
@@ -215,11 +219,23 @@ START_TEST(inferencex_launch_settings)
   ck_assert_int_eq(row_of(rows, "dis5")->draft_tokens, 2);
   /* GB200's wide-EP TensorRT-LLM recipes give a decode rank a CUDA-graph batch at or below its
    * users: dis1, 256 users over 16 ranks = 16 a rank, 16 x 16 = 256 a decode engine; dis2, 2,253
-   * / 16 = 140.8 a rank, 128 x 16 = 2,048 (205 users wait for a slot). B200's (dis3) are sized
-   * over their users: no cap. Dynamo-SGLang's wide engines (dis5, 8 GPUs) take 0.82 of HBM. */
+   * / 16 = 140.8 a rank, 128 x 16 = 2,048 (205 users wait for a slot). So do B200's FP4 recipes
+   * and H100's: dis3, 1,214 users over 2 x 8 ranks = 75.9 a rank, 64 x 8 = 512 an engine (the
+   * recipe's ctx1_gen2_dep8_batch64: 1,024 slots); dis8, 615 / 16 = 38.4 a rank, 32 x 16 = 512.
+   * B200's FP8 recipes are sized over their users (dis10, 1,600 users, batch 768 a rank): no cap.
+   * H100's recipes spend fewer drafts: dis8, 38.4 a rank -> 2 (Blackwell's rule: 3); dis9, 1,229 /
+   * 16 = 76.8 -> 1 (2); H200's at 8k prompts too: dis11, 128 / 8 = 16 a rank -> 2 (3).
+   * Dynamo-SGLang's wide engines (dis5, 8 GPUs) take 0.82 of HBM. */
   ck_assert_double_eq(d1->load.max_batch, 256);
   ck_assert_double_eq(row_of(rows, "dis2")->load.max_batch, 2048);
-  ck_assert(row_of(rows, "dis3")->load.max_batch >= 1e9);
+  ck_assert_double_eq(row_of(rows, "dis3")->load.max_batch, 512);
+  ck_assert_double_eq(row_of(rows, "dis8")->load.max_batch, 512);
+  ck_assert_double_eq(row_of(rows, "dis9")->load.max_batch, 1024);
+  ck_assert(row_of(rows, "dis10")->load.max_batch >= 1e9);
+  ck_assert_int_eq(row_of(rows, "dis8")->draft_tokens, 2);
+  ck_assert_int_eq(row_of(rows, "dis9")->draft_tokens, 1);
+  ck_assert_int_eq(row_of(rows, "dis10")->draft_tokens, 2);
+  ck_assert_int_eq(row_of(rows, "dis11")->draft_tokens, 2);
   ck_assert_double_eq(row_of(rows, "dis5")->decode.kv_fraction, 0.82);
   ck_assert_double_eq(row_of(rows, "dis5")->prefill.kv_fraction, 0.82);
   ck_assert_double_eq(d1->decode.kv_fraction, 0);
@@ -298,8 +314,8 @@ END_TEST
 
 /* A disaggregated row's TTFT enters the fit both ways only while its pools run under half their
  * ceilings, and beyond that only where the model's TTFT is the longer: one user on a B200 Dynamo
- * deployment (TTFT is overheads, one prefill and the handoff; B200's recipes give its decode ranks
- * batches over their users) and 2,800 users on the same pools (about 2/3 of the prefill pool's
+ * deployment (TTFT is overheads, one prefill and the handoff; B200's FP8 recipes give its decode
+ * ranks batches over their users) and 2,800 users on the same pools (about 2/3 of the prefill pool's
  * ceiling, where the model's TTFT still carries the handoff). A longer handoff moves the light
  * row's loss by its TTFT. The busy row measured at 60 s (its deployment queued far more than the
  * model's: admission the rows do not give) moves only through its throughput and per-user speed
@@ -314,7 +330,7 @@ static double handoff_moves(const Catalog *c, const Recipes *rec, int users, int
     "tpot_ms,ttft_ms\n";
   const char *tail = ",concurrency,disagg,,,,1,4,4,1,1,16,16,1,4,16,none,dynamo-trt,500,60,16,";
   g_autofree char *text =
-    g_strdup_printf("%sd,inferencex,b200-hgx8,20,deepseek-r1,fp4,1024,1024,%d%s%d\n", head, users, tail, ttft_ms);
+    g_strdup_printf("%sd,inferencex,b200-hgx8,20,deepseek-r1,fp8,1024,1024,%d%s%d\n", head, users, tail, ttft_ms);
   g_autofree char *path = write_tmp(text);
   g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
   Profile p;
