@@ -189,6 +189,7 @@ START_TEST(inferencex_launch_settings)
     "dis9,inferencex,h100-sxm-hgx8,32,deepseek-r1,fp8,1024,1024,1229,concurrency,disagg,,,,1,16,16,1,1,16,16,1,16,16,mtp,dynamo-trt,400,12,10000\n"
     "dis10,inferencex,b200-hgx8,24,deepseek-r1,fp8,1024,1024,1600,concurrency,disagg,,,,1,8,8,1,2,8,8,1,8,16,mtp,dynamo-trt,2400,42,1500\n"
     "dis11,inferencex,h200-sxm-hgx8,24,deepseek-r1,fp8,8192,1024,128,concurrency,disagg,,,,2,8,8,1,1,8,8,1,16,8,mtp,dynamo-trt,202,42,1100\n"
+    "dis12,inferencex,gb200-nvl72,40,deepseek-r1,fp8,1024,8192,2152,concurrency,disagg,,,,1,8,8,1,2,16,16,1,8,32,mtp,dynamo-trt,2790,58,4100\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
     "oss1,inferencex,h200-sxm-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,vllm,3000,50,100\n"
     "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n"
@@ -224,7 +225,8 @@ START_TEST(inferencex_launch_settings)
    * recipe's ctx1_gen2_dep8_batch64: 1,024 slots); dis8, 615 / 16 = 38.4 a rank, 32 x 16 = 512.
    * B200's FP8 recipes are sized over their users (dis10, 1,600 users, batch 768 a rank): no cap.
    * H100's recipes spend fewer drafts: dis8, 38.4 a rank -> 2 (Blackwell's rule: 3); dis9, 1,229 /
-   * 16 = 76.8 -> 1 (2); H200's at 8k prompts too: dis11, 128 / 8 = 16 a rank -> 2 (3).
+   * 16 = 76.8 -> 1 (2); H200's at 8k prompts too: dis11, 128 / 8 = 16 a rank -> 2 (3); GB200's
+   * 1k-prompt ones 1 beyond 64 a rank: dis12, 2,152 / 32 = 67.3 -> 1 (2).
    * Dynamo-SGLang's wide engines (dis5, 8 GPUs) take 0.82 of HBM. */
   ck_assert_double_eq(d1->load.max_batch, 256);
   ck_assert_double_eq(row_of(rows, "dis2")->load.max_batch, 2048);
@@ -236,6 +238,7 @@ START_TEST(inferencex_launch_settings)
   ck_assert_int_eq(row_of(rows, "dis9")->draft_tokens, 1);
   ck_assert_int_eq(row_of(rows, "dis10")->draft_tokens, 2);
   ck_assert_int_eq(row_of(rows, "dis11")->draft_tokens, 2);
+  ck_assert_int_eq(row_of(rows, "dis12")->draft_tokens, 1);
   ck_assert_double_eq(row_of(rows, "dis5")->decode.kv_fraction, 0.82);
   ck_assert_double_eq(row_of(rows, "dis5")->prefill.kv_fraction, 0.82);
   ck_assert_double_eq(d1->decode.kv_fraction, 0);
