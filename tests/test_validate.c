@@ -191,6 +191,9 @@ START_TEST(inferencex_launch_settings)
     "dis11,inferencex,h200-sxm-hgx8,24,deepseek-r1,fp8,8192,1024,128,concurrency,disagg,,,,2,8,8,1,1,8,8,1,16,8,mtp,dynamo-trt,202,42,1100\n"
     "dis12,inferencex,gb200-nvl72,40,deepseek-r1,fp8,1024,8192,2152,concurrency,disagg,,,,1,8,8,1,2,16,16,1,8,32,mtp,dynamo-trt,2790,58,4100\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
+    "mls1,mlperf,b200-hgx8,8,llama-2-70b,fp4,,274,,server,agg,,,,,,,,,,,,,,,trtllm,12392,7.6,253\n"
+    "mls2,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,293,,server,agg,,,,,,,,,,,,,,,trtllm,4274,5.3,527\n"
+    "mls3,mlperf,b200-hgx8,8,llama-2-70b,fp4,,274,,interactive,agg,,,,,,,,,,,,,,,trtllm,7517,31.2,53\n"
     "oss1,inferencex,h200-sxm-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,vllm,3000,50,100\n"
     "oss2,inferencex,b200-hgx8,1,gpt-oss-120b,fp4,1024,1024,64,concurrency,agg,1,1,0,,,,,,,,,,,none,trt,5000,80,80\n"
     "l70,inferencex,b200-hgx8,8,llama-3.3-70b,fp8,1024,1024,128,concurrency,agg,8,1,0,,,,,,,,,,,none,trt,500,35,500\n";
@@ -214,6 +217,16 @@ START_TEST(inferencex_launch_settings)
   ck_assert(s2->recv_interval == 1 && s2->load.max_batch == 256 && s2->load.chunk == 32768);
   ck_assert_double_eq(s2->decode.kv_fraction, 0); /* the H200 script's fraction is not known: the stack's */
   ck_assert(!d1->launch && d1->draft_tokens == 3 && !m1->launch && m1->draft_tokens == 0);
+  /* MLPerf's Llama-2-70B server submissions: TP1 engines of 2,048 sequences, max_num_tokens 3,584
+   * on B200 and 1,536 on H200, 0.95 and 0.9 of the free HBM, the C++ executor (no overlap
+   * scheduler); the offline row (mlp1) and the interactive one (mls3) take none of it */
+  const ValRow *ms1 = row_of(rows, "mls1"), *ms2 = row_of(rows, "mls2"), *ms3 = row_of(rows, "mls3");
+  ck_assert(ms1->load.max_batch == 2048 && ms1->load.chunk == 3584 && ms1->overlap == 0);
+  ck_assert_double_eq(ms1->decode.kv_fraction, 0.95);
+  ck_assert(ms2->load.max_batch == 2048 && ms2->load.chunk == 1536 && ms2->overlap == 0);
+  ck_assert_double_eq(ms2->decode.kv_fraction, 0.9);
+  ck_assert(m1->load.max_batch > 1e8 && m1->load.chunk == 8192 && isnan(m1->overlap));
+  ck_assert(ms3->load.max_batch > 1e8 && ms3->load.chunk == 8192 && isnan(ms3->overlap));
   ck_assert_int_eq(row_of(rows, "dis2")->draft_tokens, 1);
   ck_assert_int_eq(row_of(rows, "dis3")->draft_tokens, 2);
   ck_assert_int_eq(row_of(rows, "dis4")->draft_tokens, 3);
