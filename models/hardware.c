@@ -34,6 +34,7 @@ static const KtKey keys[] = {
   { "gpu.bf16_dense", KT_NUMBER, DIM_FLOPS, NULL, "dense BF16 tensor FLOP/s (null = not published)", O(flops_bf16), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL, 0, 0 },
   { "gpu.fp8_dense", KT_NUMBER, DIM_FLOPS, NULL, "dense FP8 tensor FLOP/s", O(flops_fp8), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL, 0, 0 },
   { "gpu.fp4_dense", KT_NUMBER, DIM_FLOPS, NULL, "dense FP4 tensor FLOP/s (null = no FP4 tensor cores)", O(flops_fp4), NULL, REQ | KT_NULLABLE | KT_NONNEG, NULL, NULL, 0, 0 },
+  { "gpu.exp_rate", KT_NUMBER, DIM_RATE, "0 /s", "exponentials per second of the special-function units (softmax in fused attention; 0 = not published)", O(exp_rate), NULL, KT_NONNEG, NULL, NULL, 0, 0 },
   { "gpu.hbm_capacity", KT_NUMBER, DIM_BYTES, NULL, "usable HBM per GPU", O(hbm_capacity), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
   { "gpu.hbm_bandwidth", KT_NUMBER, DIM_BANDWIDTH, NULL, "HBM bandwidth per GPU", O(hbm_bandwidth), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },
   { "gpu.nvlink_bandwidth", KT_NUMBER, DIM_BANDWIDTH, NULL, "NVLink bandwidth per GPU, both directions summed", O(nvlink_bandwidth), NULL, REQ | KT_POSITIVE, NULL, NULL, 0, 0 },

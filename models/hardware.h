@@ -26,6 +26,9 @@ typedef struct {
   int dies_per_gpu;
   int sms;                          /* streaming multiprocessors per GPU (0 = not published) */
   double flops_bf16, flops_fp8, flops_fp4; /* dense tensor FLOP/s; 0 = the precision is not supported */
+  /* exponentials/s the special-function units compute (MUFU.EX2: softmax's exp in fused attention,
+   * step_time.c); 0 = not published, attention then bound by its tensor-core math alone */
+  double exp_rate;
   double hbm_capacity;              /* B usable */
   double hbm_bandwidth;             /* B/s */
   double nvlink_bandwidth;          /* B/s per GPU, both directions summed (NVIDIA's convention) */

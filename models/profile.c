@@ -21,7 +21,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".gemm_half_m", KT_NUMBER, DIM_NONE, d_half_m, "GEMM rows (tokens) at which half the peak fraction is reached", offsetof(Profile, arch[i].gemm_half_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".grouped_tile_m", KT_NUMBER, DIM_NONE, d_tile, "rows of the smallest tile a grouped (expert) GEMM computes per expert (the MMA's rows)", offsetof(Profile, arch[i].grouped_tile_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
   { name ".grouped_block_tile_m", KT_NUMBER, DIM_NONE, d_block_tile, "rows of that tile for block-scaled FP8 experts (DeepGEMM's BLOCK_M)", offsetof(Profile, arch[i].grouped_block_tile_m), NULL, KT_POSITIVE, NULL, NULL, 0, 0 }, \
-  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, d_attention, "fraction of BF16 peak a fused attention kernel reaches (FlashAttention)", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".attention_efficiency", KT_NUMBER, DIM_FRACTION, d_attention, "fraction of its tensor cores' peak (or of the SFUs' exponentials, where those bind) a fused attention kernel reaches (FlashAttention)", offsetof(Profile, arch[i].attention_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".nvlink_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of one-way NVLink bandwidth collectives reach", offsetof(Profile, arch[i].nvlink_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".nic_efficiency", KT_NUMBER, DIM_FRACTION, "0.8", "fraction of NIC line rate reached", offsetof(Profile, arch[i].nic_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".collective_latency", KT_NUMBER, DIM_TIME, d_latency, "time of one collective call in the NVLink domain besides its bytes (NCCL)", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
@@ -37,7 +37,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".stacks.nic_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-reduce or transfer that leaves the NVLink domain", offsetof(Profile, on[i].nic_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".stacks.nic_alltoall_latency", KT_NUMBER, DIM_TIME, "30 us", "more time for an all-to-all (expert dispatch, combine) that leaves the NVLink domain", offsetof(Profile, on[i].nic_alltoall_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".stacks.overhead_scale", KT_NUMBER, DIM_NONE, "1", "factor on the stacks' GPU-side step, layer and MoE-layer overheads on this architecture (1 on Hopper, the reference)", offsetof(Profile, on[i].overhead_scale), NULL, KT_POSITIVE, NULL, NULL, 100, 0 }
-#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens, pool_rule, pool_fraction, fp8_mla)                                                                                 \
+#define STACK_KEYS(name, i, reserve_full, adp_timeout, adp_wait, overlap, graph_tokens, pool_rule, pool_fraction, fp8_mla, fp8_ctx)                                                                               \
   { name, KT_GROUP, 0, NULL, "overheads of this serving stack", 0, NULL, 0, NULL, NULL, 0, 0 },                      \
   { name ".step_overhead", KT_NUMBER, DIM_TIME, "1 ms", "GPU-side time per engine step (sampling, the step's fixed kernels)", offsetof(Profile, stack[i].step_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".host_overhead", KT_NUMBER, DIM_TIME, "0 s", "host time per engine step (scheduling, batch forming): hidden under the GPU's step by the overlap scheduler", offsetof(Profile, stack[i].host_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
@@ -64,7 +64,8 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".recv_interval", KT_NUMBER, DIM_NONE, "1", "decode steps between the scheduler's looks for new requests (SGLang's scheduler_recv_interval; no attention-DP)", offsetof(Profile, stack[i].recv_interval), NULL, KT_POSITIVE, NULL, NULL, 1e6, 0 }, \
   { name ".batch_wait_tokens", KT_NUMBER, DIM_FRACTION, "0", "batch waiting: the share of the step's token budget that releases the held prompts", offsetof(Profile, stack[i].batch_wait_tokens), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".overlap_scheduler", KT_BOOL, 0, overlap, "the host forms the next step's batch while the GPU runs this one: a request reaching a busy engine waits one step more", offsetof(Profile, stack[i].overlap_scheduler), NULL, 0, NULL, NULL, 0, 0 }, \
-  { name ".fp8_mla_decode", KT_BOOL, 0, fp8_mla, "an MLA model's generation attention on Blackwell and later with an FP8 KV cache runs on the FP8 tensor cores (queries quantized too), not the BF16 ones", offsetof(Profile, stack[i].fp8_mla_decode), NULL, 0, NULL, NULL, 0, 0 }
+  { name ".fp8_mla_decode", KT_BOOL, 0, fp8_mla, "an MLA model's generation attention on Blackwell and later with an FP8 KV cache runs on the FP8 tensor cores (queries quantized too), not the BF16 ones", offsetof(Profile, stack[i].fp8_mla_decode), NULL, 0, NULL, NULL, 0, 0 }, \
+  { name ".fp8_mla_context", KT_BOOL, 0, fp8_ctx, "an MLA model's prompt (context) attention with an FP8 KV cache runs on the FP8 tensor cores (queries, keys and values quantized), not the BF16 ones", offsetof(Profile, stack[i].fp8_mla_context), NULL, 0, NULL, NULL, 0, 0 }
 
 static const KtKey keys[] = {
   { "source", KT_STRING, 0, NULL, "what the profile was fitted or measured on", offsetof(Profile, source), NULL, 0, NULL, NULL, 0, 0 },
@@ -100,10 +101,14 @@ static const KtKey keys[] = {
    * (compilation_config.max_capture_size). With an FP8 KV cache on Blackwell, TensorRT-LLM's
    * generation MLA quantizes Q to FP8 and runs FP8 multi-query attention (its DeepSeek-R1
    * throughput blog: "both Q and KV are quantized to FP8"), and SGLang's default MLA backend on
-   * SM100, trtllm_mla, does the same (mla_quantize_and_rope_for_fp8); vLLM's is not documented to. */
-  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0", "free-memory", "0.9", "true"),
-  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0", "static", "0", "true"),
-  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512", "utilization", "0.9", "false"),
+   * SM100, trtllm_mla, does the same (mla_quantize_and_rope_for_fp8); vLLM's is not documented to.
+   * TensorRT-LLM's attention op also runs an MLA model's context (prompt) attention in FP8 wherever
+   * the KV cache is FP8 on SM90, SM100 and SM103 (mFP8ContextMLA = (sm == 90 || sm == 100 || sm ==
+   * 103 || sm == 120) && hasFp8KvCache(); "Hopper Fp8 context mla", PR 7116, August 2025; "FP8
+   * Context MLA integration", PR 7610, September 2025); SGLang's and vLLM's prefill MLA is BF16. */
+  STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0", "free-memory", "0.9", "true", "true"),
+  STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0", "static", "0", "true", "false"),
+  STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512", "utilization", "0.9", "false", "false"),
   { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM a forward pass's activations and the runtime take (the stacks' KV-pool rules work around it)", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL, 64, 0 },
 };

@@ -172,6 +172,10 @@ typedef struct {
    * quantizes the queries to FP8 too and runs the absorbed multi-query attention on the FP8 tensor
    * cores (TensorRT-LLM's trtllm-gen MLA kernels; SGLang's default trtllm_mla backend there). */
   gboolean fp8_mla_decode;
+  /* Prompt (context) attention of an MLA model with an FP8 KV cache: the stack quantizes queries,
+   * keys and values and runs the prefill attention on the FP8 tensor cores (TensorRT-LLM's FP8
+   * context MLA on Hopper and Blackwell), where the SFUs' exponentials may bind (step_time.c). */
+  gboolean fp8_mla_context;
 } StackProfile;
 
 typedef struct {

@@ -16,8 +16,9 @@
 typedef struct {
   double peak;        /* FLOP/s reached by large GEMMs at the serving precision */
   double peak_dense;  /* the same at the attention/dense weight precision */
-  double peak_attn;   /* FLOP/s of attention math (BF16 tensor cores) */
+  double peak_attn;   /* FLOP/s of prompt attention math (BF16 tensor cores; FP8 where fp8_mla_context()) */
   double peak_attn_decode; /* the same for generation attention (FP8 ones where fp8_mla_decode()) */
+  double exp_rate;    /* exponentials/s the fused attention gets from the SFUs (0: no such bound) */
   double peak_head;   /* FLOP/s of the BF16 LM head */
   double full, full_dense; /* FLOP/s of a large per-tensor GEMM at the two precisions as the stack
                             * runs it: the tensor cores busy all the time (power) */
@@ -79,6 +80,15 @@ static gboolean fp8_mla_decode(const Engine *e)
          e->sys->flops_fp8 > 0 && e->prof->stack[e->stack].fp8_mla_decode;
 }
 
+/* Whether the engine's prompt attention runs on the FP8 tensor cores: an MLA model with an FP8 KV
+ * cache, in a stack whose context kernels quantize queries, keys and values (TensorRT-LLM on Hopper
+ * and Blackwell: profile.c). */
+static gboolean fp8_mla_context(const Engine *e)
+{
+  return e->model->attn_kind == ATTN_MLA && e->kv_precision == PREC_FP8 && e->sys->flops_fp8 > 0 &&
+         e->prof->stack[e->stack].fp8_mla_context;
+}
+
 /* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the
  * shares the stacks' kernels reach on this architecture and this stack's kernel factor. */
 static void rates(const Engine *e, double clock, Rates *r)
@@ -103,8 +113,10 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->full = system_peak_flops(e->sys, cw) * large_gemm_fraction(a, cw) * stack_large_share(on, cw) * kc;
   r->full_dense = system_peak_flops(e->sys, cd) * large_gemm_fraction(a, cd) * stack_large_share(on, cd) * kc;
   double attn = a->attention_efficiency * on->attention * kc; /* of the tensor cores' peak */
-  r->peak_attn = e->sys->flops_bf16 * attn;
+  r->peak_attn = (fp8_mla_context(e) ? e->sys->flops_fp8 : e->sys->flops_bf16) * attn;
   r->peak_attn_decode = (fp8_mla_decode(e) ? e->sys->flops_fp8 : e->sys->flops_bf16) * attn;
+  /* the softmax's exponentials, at the share of their units' rate the same fused kernel reaches */
+  r->exp_rate = e->sys->exp_rate * attn;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * on->memory * k * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */
@@ -157,6 +169,17 @@ static double attn_pair_flops(const LlmSpec *m, gboolean decode)
     return decode ? 2.0 * m->heads * (2.0 * m->kv_lora_rank + m->qk_rope_head_dim)
                   : 2.0 * m->heads * (m->qk_nope_head_dim + m->qk_rope_head_dim + m->v_head_dim);
   return 4.0 * m->heads * m->head_dim;
+}
+
+/* The longer of fused attention's tensor-core time for FLOPS at PEAK and its SFUs' time for EXPS
+ * exponentials (one a head a (query, key) pair: the softmax). A kernel overlaps the two (the
+ * softmax of one tile under the MMAs of the next), so the slower unit sets its time: on Hopper and
+ * Blackwell BF16 prompt attention is MMA-bound, FP8 prompt attention on Blackwell SFU-bound, which
+ * Blackwell Ultra's doubled SFU rate lifts (NVIDIA: ~35% on DeepSeek-V3's FP8 attention). */
+static double attention_math(const Rates *r, double flops, double peak, double exps)
+{
+  double t = flops / peak;
+  return r->exp_rate > 0 ? MAX(t, exps / r->exp_rate) : t;
 }
 
 /* Mean context a token attends to over the stage's layers, with sliding-window layers capped. */
@@ -349,9 +372,11 @@ static void layers_time(const Engine *e, const Rates *r, const StepBatch *b, con
   /* attention math and KV reads */
   double seqs_gpu = b->decode_seqs / adp;
   double kv_bytes = seqs_gpu * memory_kv_bytes_per_seq_gpu(e, b->decode_ctx) * frac * e->pp;
-  double dec_flops = seqs_gpu * q_per_seq * span(m, b->decode_ctx) * attn_pair_flops(m, TRUE) * layers / atp;
-  double pre_flops = rank_prefill * span(m, b->prefill_ctx) * attn_pair_flops(m, FALSE) * layers / atp;
-  out->attention += roofline(r, dec_flops / r->peak_attn_decode + pre_flops / r->peak_attn, kv_bytes / r->bw, 1, &out->busy);
+  double dec_pairs = seqs_gpu * q_per_seq * span(m, b->decode_ctx) * layers / atp;
+  double pre_pairs = rank_prefill * span(m, b->prefill_ctx) * layers / atp;
+  double t_math = attention_math(r, dec_pairs * attn_pair_flops(m, TRUE), r->peak_attn_decode, dec_pairs * m->heads) +
+                  attention_math(r, pre_pairs * attn_pair_flops(m, FALSE), r->peak_attn, pre_pairs * m->heads);
+  out->attention += roofline(r, t_math, kv_bytes / r->bw, 1, &out->busy);
   /* the experts see the padding's dummy tokens only where the stack routes them */
   gboolean routed = engine_routes_padding(e);
   double real_tokens = b->decode_seqs * q_per_seq + b->prefill_tokens;

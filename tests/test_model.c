@@ -1071,9 +1071,11 @@ END_TEST
 /* Attention data-parallel: each prompt lives on one rank. DeepSeek-R1 FP8 on 8 H200s, attention DP,
  * ideal profile; one prefill step of 8192 prompt tokens attending to 2048 tokens on average.
  * Prefill attention FLOPs per (query, key) pair and layer: 2 x 128 heads x (128 + 64 + 128) = 81920.
- * One prompt of 8192 tokens: its rank does 8192 x 2048 x 81920 x 61 layers = 8.3844e13 FLOP, at
- * 989 TFLOP/s (BF16) 84.78 ms, while the other ranks wait at the experts. Eight prompts of 1024:
- * each rank does an eighth, 10.60 ms. The projections likewise run 8192 vs 1024 rows per rank. */
+ * One prompt of 8192 tokens: its rank does 8192 x 2048 x 81920 x 61 layers = 8.3844e13 FLOP, which
+ * TensorRT-LLM runs in FP8 with an FP8 KV cache (fp8_mla_context): at 1979 TFLOP/s 42.37 ms (its
+ * 1.31e11 exponentials at 3.9e12/s, 33.6 ms, hide under it), while the other ranks wait at the
+ * experts. Eight prompts of 1024: each rank does an eighth, 5.30 ms. The projections likewise run
+ * 8192 vs 1024 rows per rank. */
 START_TEST(attention_dp_prompt_on_one_rank)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -1088,12 +1090,64 @@ START_TEST(attention_dp_prompt_on_one_rank)
   step_time(&e, &one, &t1);
   step_time(&e, &eight, &t8);
   double flops = 8192.0 * 2048 * 2 * 128 * (128 + 64 + 128) * 61;
-  ck_assert_close(t1.attention, flops / 989e12, 1e-9);
-  ck_assert_close(t1.attention, 84.78e-3, 1e-3);
-  ck_assert_close(t8.attention, flops / 8 / 989e12, 1e-9);
+  ck_assert_close(t1.attention, flops / 1979e12, 1e-9);
+  ck_assert_close(t1.attention, 42.37e-3, 1e-3);
+  ck_assert_close(t8.attention, flops / 8 / 1979e12, 1e-9);
   ck_assert(t1.gemm > 4 * t8.gemm); /* projections: 8192 rows on one rank against 1024 on each */
   ck_assert(t1.total > t8.total);
   system_spec_clear(&full);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* Fused attention runs the softmax's exponentials on the SFUs beside the MMAs: the slower unit sets
+ * its time. One 8,192-token prompt attending to 2,048 tokens on average on one rank of 8 (wide EP),
+ * DeepSeek-R1 FP8, ideal profile, full clock: 8192 x 2048 x 61 = 1.02341e9 (query, key) pairs a
+ * layer-sum, 81,920 FLOP (8.38378e13 in all) and 128 exponentials (1.30997e11) each.
+ *   B200, TensorRT-LLM (FP8 context MLA): MMAs 8.38378e13 / 4.5e15 = 18.631 ms, exponentials
+ *     1.30997e11 / 5e12 = 26.199 ms: SFU-bound, 26.199 ms.
+ *   B300 (Blackwell Ultra, 10.7e12 exponentials/s): 12.243 ms of exponentials, MMA-bound, 18.631 ms
+ *     (1.41x B200's; NVIDIA measured ~35% on DeepSeek-V3's FP8 attention).
+ *   B200, SGLang (BF16 prompt attention): 8.38378e13 / 2.25e15 = 37.261 ms, MMA-bound.
+ * gpt-oss-120b on one B200 (64 heads of 64: 4 x 64 x 64 = 16,384 FLOP and 64 exponentials a pair,
+ * 256 FLOP an exponential), 8,192 tokens at 100 tokens of context (inside the 128-token window, so
+ * every layer spans 100): 8192 x 100 x 36 = 2.94912e7 pairs: BF16 MMAs 4.83183e11 / 2.25e15 =
+ * 0.21475 ms, exponentials 1.88744e9 / 5e12 = 0.37749 ms: SFU-bound even in BF16 (FlashAttention-3
+ * says as much of 64-dim heads on an H100: 3.9e12/s there, 0.48396 ms against MMAs' 0.48856). */
+START_TEST(attention_exponentials_bound)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  SystemSpec b200, b300, h100;
+  StepBatch one = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 2048 };
+  StepTime t;
+  Engine e = wide_ep(engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
+  e.sys = full_clock(c, "b200-hgx8", &b200);
+  step_time(&e, &one, &t);
+  ck_assert_close(t.attention, 1.30997e11 / 5e12, 1e-5);
+  ck_assert_close(t.attention, 26.199e-3, 1e-4);
+  e.stack = STACK_SGLANG; /* BF16 prompt attention: MMA-bound */
+  step_time(&e, &one, &t);
+  ck_assert_close(t.attention, 8.38378e13 / 2.25e15, 1e-5);
+  e.stack = STACK_TRTLLM;
+  e.sys = full_clock(c, "b300-hgx8", &b300);
+  step_time(&e, &one, &t);
+  ck_assert_close(t.attention, 8.38378e13 / 4.5e15, 1e-5);
+  ck_assert_close(t.attention, 18.631e-3, 1e-4);
+  /* 64-dim heads: the exponentials bind in BF16 on a B200, the two nearly tie on an H100 */
+  StepBatch oss = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 100 };
+  Engine g = engine(c, "b200-hgx8", "gpt-oss-120b", PREC_FP4, 1, &prof);
+  g.sys = &b200;
+  step_time(&g, &oss, &t);
+  ck_assert_close(t.attention, 8192.0 * 100 * 36 * 64 / 5e12, 1e-9);
+  ck_assert_close(t.attention, 0.37749e-3, 1e-4);
+  g.sys = full_clock(c, "h100-sxm-hgx8", &h100);
+  step_time(&g, &oss, &t);
+  ck_assert_close(t.attention, 8192.0 * 100 * 36 * 16384 / 989e12, 1e-9);
+  system_spec_clear(&b200);
+  system_spec_clear(&b300);
+  system_spec_clear(&h100);
   profile_clear(&prof);
 }
 END_TEST
@@ -1519,6 +1573,7 @@ int main(void)
   tcase_add_test(tc, llama70b_decode_batch1_h200);
   tcase_add_test(tc, deepseek_mla_kv_bytes);
   tcase_add_test(tc, fp8_mla_decode_attention);
+  tcase_add_test(tc, attention_exponentials_bound);
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
