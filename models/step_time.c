@@ -71,22 +71,26 @@ static double stack_gemm_share(const ArchStackProfile *on, const Engine *e, Prec
   return stack_large_share(on, p) * (block_scaled(e, p) ? block : 1);
 }
 
-/* Whether the engine's generation attention runs on the FP8 tensor cores: an MLA model with an
- * FP8 KV cache on Blackwell or later, in a stack whose kernels quantize the queries too. Hopper
- * keeps BF16 math (no stack here documents FP8 MLA generation on it). */
-static gboolean fp8_mla_decode(const Engine *e)
+/* Whether the engine's attention could run on the FP8 tensor cores at all: an MLA model with an
+ * FP8 KV cache on a GPU that has them. The stacks decide per phase (below). */
+static gboolean fp8_mla(const Engine *e)
 {
-  return e->model->attn_kind == ATTN_MLA && e->kv_precision == PREC_FP8 && e->sys->arch != ARCH_HOPPER &&
-         e->sys->flops_fp8 > 0 && e->prof->stack[e->stack].fp8_mla_decode;
+  return e->model->attn_kind == ATTN_MLA && e->kv_precision == PREC_FP8 && e->sys->flops_fp8 > 0;
 }
 
-/* Whether the engine's prompt attention runs on the FP8 tensor cores: an MLA model with an FP8 KV
- * cache, in a stack whose context kernels quantize queries, keys and values (TensorRT-LLM on Hopper
- * and Blackwell: profile.c). */
+/* Whether the engine's generation attention runs on the FP8 tensor cores: on Blackwell or later,
+ * in a stack whose kernels quantize the queries too. Hopper keeps BF16 math (no stack here
+ * documents FP8 MLA generation on it). */
+static gboolean fp8_mla_decode(const Engine *e)
+{
+  return fp8_mla(e) && e->sys->arch != ARCH_HOPPER && e->prof->stack[e->stack].fp8_mla_decode;
+}
+
+/* Whether the engine's prompt attention runs on the FP8 tensor cores: in a stack whose context
+ * kernels quantize queries, keys and values (TensorRT-LLM on Hopper and Blackwell: profile.c). */
 static gboolean fp8_mla_context(const Engine *e)
 {
-  return e->model->attn_kind == ATTN_MLA && e->kv_precision == PREC_FP8 && e->sys->flops_fp8 > 0 &&
-         e->prof->stack[e->stack].fp8_mla_context;
+  return fp8_mla(e) && e->prof->stack[e->stack].fp8_mla_context;
 }
 
 /* The rates at CLOCK (a fraction of the full tensor-core clock): the hardware layer's, times the
