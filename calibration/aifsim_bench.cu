@@ -4,7 +4,7 @@
  * streaming (read, write, copy on buffers far larger than L2), dense and grouped (expert) GEMM through cuBLAS (BF16) and
  * cuBLASLt (FP8 on Hopper and later, NVFP4 on Blackwell) over a grid of token counts M and weight shapes N x K, a
  * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products
- * as batched GEMMs, kernel-launch overhead and host<->device copies; with two or more GPUs, peer
+ * as batched GEMMs, the special-function units' exponentials (the softmax's), kernel-launch overhead and host<->device copies; with two or more GPUs, peer
  * copies over NVLink and (when built with NCCL, -DAIF_HAVE_NCCL) all-reduce and all-to-all across
  * all of them over message sizes. Every figure is the best of several timed repetitions (CUDA
  * events; host clock around the multi-GPU ones). GEMM operands hold random values: tensor cores
@@ -26,6 +26,7 @@
  *           experts, M rows per expert, N x K weights each, BYTES = all E experts' weight bytes
  *   attn    decode: M = batch, N = context tokens; prefill: M = tokens, N = heads, K = head
  *           dimension, BYTES = the score matrices' bytes, SECONDS = both unfused products
+ *   sfu     exp2: exponentials on the special-function units (MUFU.EX2), M threads x N each
  *   launch, h2d, d2h, p2p (peer copies)
  *   nccl    allreduce, alltoall: M = GPUs, BYTES = each GPU's buffer
  *   power   idle, memory, mixNN, compute, compute-fp8: M = mean board watts, N = mean SM clock in
@@ -135,6 +136,29 @@ __global__ void k_attn(const uint4 *kv, int ctx, int chunks, const uint4 *q, flo
   }
   if (acc == 1234.5f) /* never true; keeps the loads */
     out[blockIdx.y] = acc;
+}
+
+/* The special-function units' exponentials, what a fused attention kernel's softmax runs on:
+ * EXP_CHAINS independent chains a thread of x <- 2^-x (one MUFU.EX2 each; the values stay in
+ * (0, 1]), enough in flight to keep the units busy whatever their latency. */
+#define EXP_CHAINS 8
+__global__ void k_exp2(int iters, float *out)
+{
+  float x[EXP_CHAINS];
+#pragma unroll
+  for (int j = 0; j < EXP_CHAINS; j++)
+    x[j] = (threadIdx.x + j) * 1e-3f;
+#pragma unroll 4
+  for (int i = 0; i < iters; i++)
+#pragma unroll
+    for (int j = 0; j < EXP_CHAINS; j++)
+      asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(x[j]) : "f"(-x[j]));
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < EXP_CHAINS; j++)
+    s += x[j];
+  if (s == 1234.5f) /* never true; keeps the chains */
+    out[blockIdx.x] = s;
 }
 
 typedef struct {
@@ -257,6 +281,19 @@ static void attention_prefill(Timer *t, cublasHandle_t h, const int *lens, int n
   CK(cudaFree(v));
   CK(cudaFree(o));
   CK(cudaFree(sc));
+}
+
+/* Exponentials a second: four blocks of 256 threads an SM (every SM busy, several warps a
+ * scheduler), ITERS x EXP_CHAINS each. Printed as M threads x N exponentials each. */
+static void exponentials(Timer *t, int sms, int iters)
+{
+  float *out;
+  int blocks = 4 * sms, threads = 256;
+  CK(cudaMalloc(&out, sizeof(float) * blocks));
+  double best = best_of(t, [&] { k_exp2<<<blocks, threads>>>(iters, out); });
+  CK(cudaGetLastError());
+  printf("sfu,exp2,%d,%d,,0,%.9g\n", blocks * threads, iters * EXP_CHAINS, best);
+  CK(cudaFree(out));
 }
 
 /* ---- GEMM ----------------------------------------------------------------------------------- */
@@ -919,6 +956,7 @@ int main(int argc, char **argv)
   gemm_grouped(&t, h, quick);
   static const int lens[] = { 1024, 4096, 8192 };
   attention_prefill(&t, h, lens, quick ? 2 : 3, 64);
+  exponentials(&t, p.multiProcessorCount, quick ? 1024 : 4096);
   cublasDestroy(h);
   fflush(stdout);
   if (p.major >= 9) {

@@ -49,6 +49,10 @@ typedef struct {
    * 128-row tiles only; 64 on Hopper, wgmma's rows, as grouped_tile_m */
   double grouped_block_tile_m;
   double attention_efficiency; /* fraction of BF16 peak a fused attention kernel reaches (FlashAttention) */
+  /* factor on the catalog's exponential rate (gpu.exp_rate): what a tight MUFU.EX2 loop measures on
+   * this GPU over it (`aifsim calibrate`; 1 where not measured). The softmax's bound in fused
+   * attention is this rate at the kernel's share (attention_efficiency x the stack's). */
+  double exp_efficiency;
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
   double nic_efficiency;      /* the same for the scale-out NIC */
   double collective_latency;  /* s per collective call (all-reduce, all-to-all) in the NVLink domain */

@@ -119,8 +119,9 @@ static void rates(const Engine *e, double clock, Rates *r)
   double attn = a->attention_efficiency * on->attention * kc; /* of the tensor cores' peak */
   r->peak_attn = (fp8_mla_context(e) ? e->sys->flops_fp8 : e->sys->flops_bf16) * attn;
   r->peak_attn_decode = (fp8_mla_decode(e) ? e->sys->flops_fp8 : e->sys->flops_bf16) * attn;
-  /* the softmax's exponentials, at the share of their units' rate the same fused kernel reaches */
-  r->exp_rate = e->sys->exp_rate * attn;
+  /* the softmax's exponentials: the units' rate as measured (exp_efficiency), at the share of it
+   * the same fused kernel reaches */
+  r->exp_rate = e->sys->exp_rate * a->exp_efficiency * attn;
   r->bw = e->sys->hbm_bandwidth * a->hbm_efficiency * on->memory * k * bw_share;
   r->mem_power = e->sys->memory_bound_power;
   /* dynamic power goes with clock^2.5 (power.h); the catalog's figure is at the full clock */

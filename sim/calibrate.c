@@ -68,9 +68,9 @@ static gboolean parse_device(char **f, guint nf, const char *name, int line, Ben
 
 static gboolean parse_row(char **f, guint nf, const char *name, int line, BenchData *out, GError **error)
 {
-  static const char *const kinds[] = { "hbm", "gemm", "grouped", "attn", "launch", "h2d", "d2h", "p2p", "nccl", "power", NULL };
+  static const char *const kinds[] = { "hbm", "gemm", "grouped", "attn", "sfu", "launch", "h2d", "d2h", "p2p", "nccl", "power", NULL };
   if (!g_strv_contains(kinds, f[0])) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, grouped, attn, launch, h2d, d2h, p2p, nccl or power)", name, line, f[0]);
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: unknown measurement '%s' (expected device, hbm, gemm, grouped, attn, sfu, launch, h2d, d2h, p2p, nccl or power)", name, line, f[0]);
     return FALSE;
   }
   if (nf != 7 || strlen(f[1]) >= sizeof ((BenchRow *)0)->variant) {
@@ -335,8 +335,14 @@ static void best_rates(const BenchData *d, const SystemSpec *sys, CalibrationFit
       out->decode_bw = MAX(out->decode_bw, rate);
     else if (strcmp(r->kind, "attn") == 0 && strcmp(r->variant, "prefill") == 0) /* Q K^T and S V */
       out->prefill_flops = MAX(out->prefill_flops, 4 * r->m * r->m * r->k * r->n / r->seconds);
+    else if (strcmp(r->kind, "sfu") == 0 && strcmp(r->variant, "exp2") == 0) /* M threads x N each */
+      out->exp_rate = MAX(out->exp_rate, r->m * r->n / r->seconds);
   }
   out->hbm_efficiency = out->hbm_bw / sys->hbm_bandwidth;
+  /* the catalog's figure is the units' count x their rate x the clock, which the loop measures
+   * whole; a catalog without one (0) has nothing to scale, and the rate is reported only */
+  if (sys->exp_rate > 0)
+    out->exp_efficiency = out->exp_rate / sys->exp_rate;
 }
 
 /* A power phase's rows averaged over the runs merged into D (0 when there is none). */
@@ -556,6 +562,7 @@ static const struct {
   { "gemm_half_m", offsetof(CalibrationFit, gemm_half_m), FALSE },
   { "fp8_block_efficiency", offsetof(CalibrationFit, fp8_block_efficiency), FALSE },
   { "fp4_efficiency", offsetof(CalibrationFit, fp4_efficiency), FALSE },
+  { "exp_efficiency", offsetof(CalibrationFit, exp_efficiency), FALSE },
   { "nvlink_efficiency", offsetof(CalibrationFit, nvlink_efficiency), TRUE },
   { "collective_latency", offsetof(CalibrationFit, collective_latency), TRUE },
 };

@@ -16,8 +16,9 @@
  * grouped_tile_m holds (sim/calibrate.c says what an H200 measured); with two or more
  * GPUs, nvlink_efficiency and collective_latency from NCCL all-reduce and all-to-all times,
  * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
- * relative error. Launch
- * overhead, decode-attention read rates, prefill attention's GEMM rate, peer-copy and host-link
+ * relative error; exp_efficiency, the special-function units' exponentials per second in a tight
+ * MUFU.EX2 loop over the catalog's gpu.exp_rate (the bound a fused attention's softmax meets).
+ * Launch overhead, decode-attention read rates, prefill attention's GEMM rate, peer-copy and host-link
  * figures are reported, not fitted:
  * the stack's overheads are the framework's, which framework-free kernels cannot see. Board power
  * while idle, streaming HBM and running GEMMs gives the catalog's idle_power and
@@ -67,6 +68,8 @@ typedef struct {
   guint gemm_rows;             /* distinct shapes fitted (a repeated shape counts once) */
   double decode_bw;            /* B/s, best decode-attention KV read rate */
   double prefill_flops;        /* FLOP/s, best rate of prefill attention's two products, unfused */
+  double exp_rate;             /* exponentials/s of the special-function units (MUFU.EX2; 0: not measured) */
+  double exp_efficiency;       /* exp_rate over the catalog's gpu.exp_rate (0: either is missing) */
   /* Board power (W) over the power phases, 0 when not measured: with a context open and nothing
    * running (the GPU of an engine between steps), streaming HBM, running large BF16 GEMMs. */
   double idle_w, memory_w, compute_w;

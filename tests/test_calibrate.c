@@ -175,6 +175,44 @@ START_TEST(fit_grouped_tiles)
 }
 END_TEST
 
+/* The special-function units' exponentials: 135,168 threads (4 blocks of 256 on each of 132 SMs) x
+ * 32,768 exponentials = 4.42919e9 in 1.0325 ms, 4.28977e12/s, best of two runs; the H200's catalog
+ * has 3.9e12/s (FlashAttention-3's H100 figure), so exp_efficiency = 4.28977 / 3.9 = 1.09994, which
+ * calibrate_apply writes into the Hopper layer. Where the catalog has no rate (0) the figure is
+ * reported only: nothing to scale, the key not measured. */
+START_TEST(fit_exponentials)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
+  Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
+  g_autofree char *base = synthetic(h200, &t);
+  g_autofree char *text = g_strconcat(base, "sfu,exp2,135168,32768,,0,0.0011\nsfu,exp2,135168,32768,,0,0.0010325\n", NULL);
+  BenchData d;
+  g_autoptr(GError) err = NULL;
+  ck_assert_msg(bench_parse(text, "synthetic", &d, &err), "%s", err ? err->message : "");
+  CalibrationFit f;
+  ck_assert(calibrate_fit(&d, h200, &f, &err));
+  ck_assert_close(f.exp_rate, 4.28977e12, 1e-5);
+  ck_assert_close(f.exp_efficiency, 1.09994, 1e-5);
+  Profile p;
+  profile_defaults(&p);
+  ck_assert(p.arch[ARCH_HOPPER].exp_efficiency == 1);
+  calibrate_apply(&f, h200, &p);
+  ck_assert_close(p.arch[ARCH_HOPPER].exp_efficiency, 1.09994, 1e-5);
+  g_autofree char *keys = calibrate_measured_keys(&f, h200);
+  ck_assert_msg(strstr(keys, "hopper.exp_efficiency"), "%s", keys);
+  profile_clear(&p);
+  SystemSpec unknown = *h200; /* a shallow copy, never cleared */
+  unknown.exp_rate = 0;
+  ck_assert(calibrate_fit(&d, &unknown, &f, &err));
+  ck_assert_close(f.exp_rate, 4.28977e12, 1e-5);
+  ck_assert(f.exp_efficiency == 0);
+  g_autofree char *none = calibrate_measured_keys(&f, &unknown);
+  ck_assert_msg(!strstr(none, "exp_efficiency"), "%s", none);
+  bench_data_clear(&d);
+}
+END_TEST
+
 START_TEST(power_phases)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -377,6 +415,7 @@ int main(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, fit_recovers_a_known_curve);
   tcase_add_test(tc, power_phases);
+  tcase_add_test(tc, fit_exponentials);
   tcase_add_test(tc, fit_grouped_tiles);
   tcase_add_test(tc, fit_fp4);
   tcase_add_test(tc, parse_errors);

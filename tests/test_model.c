@@ -18,6 +18,7 @@ static void ideal_profile(Profile *p)
     ap->fp8_efficiency = ap->fp8_block_efficiency = 1;
     ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
     ap->collective_latency = 0;
+    ap->exp_efficiency = 1;
     ap->gemm_half_m = ap->grouped_tile_m = ap->grouped_block_tile_m = 64;
     ArchStackProfile *on = &p->on[a];
     on->gemm = on->fp4 = on->fp8_block = on->attention = on->memory = on->moe = on->overhead_scale = 1;
@@ -1113,7 +1114,9 @@ END_TEST
  * 256 FLOP an exponential), 8,192 tokens at 100 tokens of context (inside the 128-token window, so
  * every layer spans 100): 8192 x 100 x 36 = 2.94912e7 pairs: BF16 MMAs 4.83183e11 / 2.25e15 =
  * 0.21475 ms, exponentials 1.88744e9 / 5e12 = 0.37749 ms: SFU-bound even in BF16 (FlashAttention-3
- * says as much of 64-dim heads on an H100: 3.9e12/s there, 0.48396 ms against MMAs' 0.48856). */
+ * says as much of 64-dim heads on an H100: 3.9e12/s there, 0.48396 ms against MMAs' 0.48856).
+ * A calibrated B200 whose MUFU.EX2 loop runs at 0.9 of the catalog's rate (exp_efficiency 0.9):
+ * 1.30997e11 / 4.5e12 = 29.110 ms; at 1.5 (7.5e12/s) the MMAs' 18.631 ms bind. */
 START_TEST(attention_exponentials_bound)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -1127,6 +1130,13 @@ START_TEST(attention_exponentials_bound)
   step_time(&e, &one, &t);
   ck_assert_close(t.attention, 1.30997e11 / 5e12, 1e-5);
   ck_assert_close(t.attention, 26.199e-3, 1e-4);
+  prof.arch[ARCH_BLACKWELL].exp_efficiency = 0.9;
+  step_time(&e, &one, &t);
+  ck_assert_close(t.attention, 29.110e-3, 1e-4);
+  prof.arch[ARCH_BLACKWELL].exp_efficiency = 1.5;
+  step_time(&e, &one, &t);
+  ck_assert_close(t.attention, 18.631e-3, 1e-4);
+  prof.arch[ARCH_BLACKWELL].exp_efficiency = 1;
   e.stack = STACK_SGLANG; /* BF16 prompt attention: MMA-bound */
   step_time(&e, &one, &t);
   ck_assert_close(t.attention, 8.38378e13 / 2.25e15, 1e-5);

@@ -121,6 +121,12 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
     g_string_append_printf(s, "  prefill    %7.0f TFLOP/s attention's Q K^T and S V as batched GEMMs, head dimension 128\n"
                            "             (%.0f%% of the BF16 peak; reported: fused kernels skip S's round trip)\n",
                            f->prefill_flops / 1e12, 100 * f->prefill_flops / sys->flops_bf16);
+  if (f->exp_rate > 0 && f->exp_efficiency > 0)
+    g_string_append_printf(s, "  exp        %7.2f T/s exponentials (MUFU.EX2) of %.2f: exp_efficiency %.3f\n",
+                           f->exp_rate / 1e12, sys->exp_rate / 1e12, f->exp_efficiency);
+  else if (f->exp_rate > 0)
+    g_string_append_printf(s, "  exp        %7.2f T/s exponentials (MUFU.EX2; reported: the catalog has no gpu.exp_rate)\n",
+                           f->exp_rate / 1e12);
   if (f->p2p_bw > 0)
     g_string_append_printf(s, "  peer copy  %7.1f GB/s GPU 0 -> 1 (NVLink one way: %.0f GB/s)\n", f->p2p_bw / 1e9,
                            sys->nvlink_bandwidth / 2e9);
