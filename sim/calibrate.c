@@ -595,6 +595,14 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
       return FALSE;
     }
   }
+  /* the catalog's rate is the units' count x their rate x a clock: a loop four times off it is
+   * another GPU's, or a column read wrong, not this GPU's clock */
+  if (fit->exp_efficiency > 0 && (fit->exp_efficiency > 4 || fit->exp_efficiency < 0.25)) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs give %.3g exponentials/s, %.3gx the catalog's %.3g for "
+                "%s: not a measurement of it (check the sfu rows' M, N and SECONDS, and --system)", fit->exp_rate,
+                fit->exp_efficiency, sys->exp_rate, sys->id);
+    return FALSE;
+  }
   for (gsize i = 0; i < G_N_ELEMENTS(power); i++)
     if (!isfinite(power[i])) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs' power phases give a figure that is not a number");

@@ -179,7 +179,7 @@ END_TEST
  * 32,768 exponentials = 4.42919e9 in 1.0325 ms, 4.28977e12/s, best of two runs; the H200's catalog
  * has 3.9e12/s (FlashAttention-3's H100 figure), so exp_efficiency = 4.28977 / 3.9 = 1.09994, which
  * calibrate_apply writes into the Hopper layer. Where the catalog has no rate (0) the figure is
- * reported only: nothing to scale, the key not measured. */
+ * reported only: nothing to scale, the key not measured. A rate 11x the catalog's is refused. */
 START_TEST(fit_exponentials)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -209,6 +209,13 @@ START_TEST(fit_exponentials)
   ck_assert(f.exp_efficiency == 0);
   g_autofree char *none = calibrate_measured_keys(&f, &unknown);
   ck_assert_msg(!strstr(none, "exp_efficiency"), "%s", none);
+  bench_data_clear(&d);
+  /* a loop 10x the catalog's rate (SECONDS a digit short) is not this GPU's: refused, said why */
+  g_autofree char *wrong = g_strconcat(base, "sfu,exp2,135168,32768,,0,0.00010325\n", NULL);
+  ck_assert(bench_parse(wrong, "synthetic", &d, &err));
+  ck_assert(!calibrate_fit(&d, h200, &f, &err));
+  ck_assert_msg(err && strstr(err->message, "not a measurement") && strstr(err->message, "sfu"), "%s",
+                err ? err->message : "");
   bench_data_clear(&d);
 }
 END_TEST
