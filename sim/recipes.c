@@ -1,6 +1,7 @@
 /* recipes.c — loading launch recipes and matching measured rows to them (see recipes.h). */
 #include "recipes.h"
 #include "aif_error.h"
+#include "csv.h"
 #include "units.h"
 #include "yaml_doc.h"
 
@@ -58,6 +59,7 @@ struct Recipes {
   GHashTable *mlperf;    /* model id (owned) -> MlperfRules * (owned) */
   GHashTable *clients;   /* source kind (owned) -> ClientRules * (owned) */
   GHashTable *offline;   /* source kind (owned) -> GArray of OfflineRun (owned) */
+  char *dir;             /* the file's folder, which dataset paths are relative to */
 };
 
 static void recipe_free(gpointer p)
@@ -78,6 +80,7 @@ void recipes_free(Recipes *r)
   g_hash_table_unref(r->mlperf);
   g_hash_table_unref(r->clients);
   g_hash_table_unref(r->offline);
+  g_free(r->dir);
   g_free(r);
 }
 
@@ -291,18 +294,97 @@ static gboolean parse_limits(YamlDoc *d, yaml_node_t *n, double *tpot, double *t
   return TRUE;
 }
 
+/* The mean of PATH's input_length column: a benchmark dataset's prompt lengths in the model's
+ * tokens, one prompt a row (calibration/measured/datasets/README.md). */
+static gboolean dataset_mean_isl(const char *path, double *mean, GError **error)
+{
+  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) { /* never a device or a pipe, which could block */
+    g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: not a regular file", path);
+    return FALSE;
+  }
+  g_autoptr(CsvReader) r = csv_reader_open(path, error);
+  if (!r)
+    return FALSE;
+  g_autoptr(GPtrArray) f = g_ptr_array_new_with_free_func(g_free);
+  int line = 0, col = -1;
+  GError *e = NULL;
+  if (!csv_reader_next(r, f, &line, &e)) {
+    if (!e)
+      g_set_error(&e, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: expected a header with input_length", path);
+    g_propagate_error(error, e);
+    return FALSE;
+  }
+  for (guint i = 0; i < f->len; i++)
+    if (strcmp(f->pdata[i], "input_length") == 0)
+      col = (int)i;
+  if (col < 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: expected a header with input_length", path, line);
+    return FALSE;
+  }
+  double sum = 0, n = 0;
+  while (csv_reader_next(r, f, &line, &e)) {
+    const char *s = (guint)col < f->len ? f->pdata[col] : "";
+    char *end;
+    double v = g_ascii_strtod(s, &end);
+    if (!*s || *end || !(v >= 1 && v <= 1e7) || v != floor(v)) {
+      int at = 1;
+      for (int i = 0; i < col && (guint)i < f->len; i++)
+        at += (int)strlen(f->pdata[i]) + 1;
+      g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a prompt length in tokens (a whole "
+                  "number from 1 to 1e7), got '%s'", path, line, at, s);
+      return FALSE;
+    }
+    sum += v, n++;
+  }
+  if (e) {
+    g_propagate_error(error, e);
+    return FALSE;
+  }
+  if (n == 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: expected at least one prompt length", path, line);
+    return FALSE;
+  }
+  *mean = sum / n;
+  return TRUE;
+}
+
+/* The dataset's mean prompt length: given (dataset_isl) or the mean of the file it names (dataset,
+ * relative to the recipes file), one of the two. */
+static gboolean parse_dataset_isl(YamlDoc *d, yaml_node_t *n, const Recipes *out, double *isl, GError **error)
+{
+  yaml_node_t *given = yaml_doc_lookup(d, n, "dataset_isl"), *file = yaml_doc_lookup(d, n, "dataset");
+  if (!given == !file)
+    return bad(d, n, error, "expected one of dataset_isl (tokens) and dataset (a file of prompt lengths)");
+  if (given)
+    return number(d, given, isl, "expected a number", error) && (*isl >= 1 || bad(d, given, error, "expected a prompt length >= 1"));
+  const char *name = yaml_doc_scalar(file);
+  if (!name || !*name)
+    return bad(d, file, error, "expected a file name");
+  g_autofree char *path = g_path_is_absolute(name) ? g_strdup(name) : g_build_filename(out->dir, name, NULL);
+  g_autoptr(GError) e = NULL;
+  if (!dataset_mean_isl(path, isl, &e)) {
+    if (e->code == AIF_ERROR_INPUT) { /* the file's own position says where */
+      g_propagate_error(error, g_steal_pointer(&e));
+      return FALSE;
+    }
+    g_autofree char *what = g_strdup_printf("cannot read the dataset (%s)", e->message);
+    return bad(d, file, error, what);
+  }
+  return TRUE;
+}
+
 static gboolean parse_mlperf(YamlDoc *d, yaml_node_t *n, Recipes *out, GError **error)
 {
   const char *model = yaml_doc_scalar(yaml_doc_lookup(d, n, "model"));
-  yaml_node_t *isl = yaml_doc_lookup(d, n, "dataset_isl"), *server = yaml_doc_lookup(d, n, "server");
+  yaml_node_t *server = yaml_doc_lookup(d, n, "server");
   yaml_node_t *inter = yaml_doc_lookup(d, n, "interactive");
   g_autofree MlperfRules *m = g_new0(MlperfRules, 1);
-  if (!model || !isl || !server || !inter || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
-    return bad(d, n, error, "expected {model, source, dataset_isl, server: {tpot, ttft}, interactive: {tpot, ttft}}");
-  if (!number(d, isl, &m->dataset_isl, "expected a number", error) || !(m->dataset_isl >= 1) ||
+  if (!model || !server || !inter || !yaml_doc_scalar(yaml_doc_lookup(d, n, "source")))
+    return bad(d, n, error, "expected {model, source, dataset_isl or dataset, server: {tpot, ttft}, interactive: {tpot, ttft}}");
+  if (!parse_dataset_isl(d, n, out, &m->dataset_isl, error) ||
       !parse_limits(d, server, &m->server_tpot, &m->server_ttft, error) ||
       !parse_limits(d, inter, &m->interactive_tpot, &m->interactive_ttft, error))
-    return (error && *error) ? FALSE : bad(d, isl, error, "expected a prompt length >= 1");
+    return FALSE;
   g_hash_table_insert(out->mlperf, g_strdup(model), g_steal_pointer(&m));
   return TRUE;
 }
@@ -384,6 +466,7 @@ Recipes *recipes_load(const char *path, GError **error)
   out->mlperf = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   out->clients = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   out->offline = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
+  out->dir = g_path_get_dirname(path);
   yaml_node_t *root = yaml_doc_root(d), *list = yaml_doc_lookup(d, root, "recipes"), *ml, *cl, *off;
   if (!list || list->type != YAML_SEQUENCE_NODE || !optional_list(d, root, "mlperf", &ml) ||
       !optional_list(d, root, "clients", &cl) || !optional_list(d, root, "offline", &off)) {

@@ -637,6 +637,13 @@ START_TEST(bad_recipes)
       ":3:5: expected {source_kind, source, runs: [{isl, osl, requests}, ...]}" },
     { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset_isl: 900, server: {tpot: fast, ttft: 2 s}, "
       "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:53: expected {tpot: TIME, ttft: TIME}" },
+    { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset_isl: 900, dataset: d.csv, server: {tpot: 1 s, ttft: 2 s}, "
+      "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:5: expected one of dataset_isl (tokens) and dataset" },
+    { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset: none.csv, server: {tpot: 1 s, ttft: 2 s}, "
+      "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:36: cannot read the dataset" },
+    /* a device is never read: one that never ends would hang the run */
+    { "recipes: []\nmlperf:\n  - {model: m, source: s, dataset: /dev/zero, server: {tpot: 1 s, ttft: 2 s}, "
+      "interactive: {tpot: 30 ms, ttft: 1 s}}\n", ":3:36: cannot read the dataset (/dev/zero: not a regular file)" },
   };
   g_autofree char *dir = test_tmpdir();
   g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
@@ -651,9 +658,42 @@ START_TEST(bad_recipes)
 }
 END_TEST
 
+/* An MLPerf entry's dataset is a file of prompt lengths beside the recipes: its mean is the rules'
+ * prompt ((100 + 300) / 2 = 200 tokens, whatever column input_length is); a length that is not a
+ * whole number of tokens >= 1 is said at the file's own line and column. */
+START_TEST(mlperf_dataset_file)
+{
+  g_autofree char *dir = test_tmpdir();
+  g_autofree char *path = g_build_filename(dir, "r.yaml", NULL);
+  g_autofree char *data = g_build_filename(dir, "d.csv", NULL);
+  ck_assert(g_file_set_contents(path, "recipes: []\nmlperf:\n  - {model: m, source: s, dataset: d.csv, "
+                                      "server: {tpot: 1 s, ttft: 2 s}, interactive: {tpot: 30 ms, ttft: 1 s}}\n", -1, NULL));
+  ck_assert(g_file_set_contents(data, "output_length,input_length\n5,100\n7,300\n", -1, NULL));
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Recipes) r = recipes_load(path, &err);
+  ck_assert_msg(r, "%s", err ? err->message : "");
+  ck_assert_close(recipes_mlperf(r, "m")->dataset_isl, 200, 1e-12);
+  static const struct { const char *csv, *want; } bad[] = {
+    { "output_length,input_length\n5,100\n7,2.5\n", ":3:3: expected a prompt length in tokens" },
+    { "input_length\n100\n0\n", ":3:1: expected a prompt length in tokens" },
+    { "prompt,answer\n100,5\n", ":1:1: expected a header with input_length" },
+    { "input_length\n", ":2:1: expected at least one prompt length" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    ck_assert(g_file_set_contents(data, bad[i].csv, -1, NULL));
+    g_autoptr(GError) e = NULL;
+    g_autoptr(Recipes) none = recipes_load(path, &e);
+    ck_assert_ptr_null(none);
+    g_autofree char *want = g_strconcat(data, bad[i].want, NULL);
+    ck_assert_msg(g_str_has_prefix(e->message, want), "%s\n want %s", e->message, want);
+  }
+}
+END_TEST
+
 /* The shipped MLPerf rules, as recipes.yaml states them (v5.x: llama-3.1-8b server p99 TPOT 100 ms,
- * TTFT 2 s; a ~930-token dataset prompt; llama-2-70b's OpenOrca file: 5,463,976 prompt tokens over
- * 24,576 prompts = 222.33 a prompt). */
+ * TTFT 2 s; its CNN/DailyMail file, datasets/llama-3.1-8b.csv: 11,639,915 prompt tokens over 13,368
+ * prompts = 870.73 a prompt; llama-3.1-405b's, 78,380,323 over 8,313 = 9,428.64; llama-2-70b's
+ * OpenOrca file: 5,463,976 prompt tokens over 24,576 prompts = 222.33 a prompt). */
 START_TEST(mlperf_rules)
 {
   g_autoptr(Recipes) rec = shipped_recipes();
@@ -661,7 +701,10 @@ START_TEST(mlperf_rules)
   ck_assert_ptr_nonnull(m);
   ck_assert_close(m->server_tpot, 0.100, 1e-12);
   ck_assert_close(m->server_ttft, 2.0, 1e-12);
-  ck_assert_close(m->dataset_isl, 930, 1e-12);
+  ck_assert_close(m->dataset_isl, 11639915.0 / 13368, 1e-12);
+  const MlperfRules *big = recipes_mlperf(rec, "llama-3.1-405b");
+  ck_assert_ptr_nonnull(big);
+  ck_assert_close(big->dataset_isl, 78380323.0 / 8313, 1e-12);
   const MlperfRules *orca = recipes_mlperf(rec, "llama-2-70b");
   ck_assert_ptr_nonnull(orca);
   ck_assert_close(orca->dataset_isl, 5463976.0 / 24576, 1e-3);
@@ -848,6 +891,7 @@ int main(void)
   tcase_add_test(tc, graph_floor_batches);
   tcase_add_test(tc, pooled_headline_median);
   tcase_add_test(tc, mlperf_rules);
+  tcase_add_test(tc, mlperf_dataset_file);
   tcase_add_test(tc, client_rules);
   tcase_add_test(tc, offline_runs_in_waves);
   tcase_add_test(tc, trtllm_bench_settings);
