@@ -302,49 +302,35 @@ static gboolean dataset_mean_isl(const char *path, double *mean, GError **error)
     g_set_error(error, AIF_ERROR, AIF_ERROR_RUN, "%s: not a regular file", path);
     return FALSE;
   }
-  g_autoptr(CsvReader) r = csv_reader_open(path, error);
-  if (!r)
+  g_autoptr(CsvFile) csv = csv_read(path, error);
+  if (!csv)
     return FALSE;
-  g_autoptr(GPtrArray) f = g_ptr_array_new_with_free_func(g_free);
-  int line = 0, col = -1;
-  GError *e = NULL;
-  if (!csv_reader_next(r, f, &line, &e)) {
-    if (!e)
-      g_set_error(&e, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: expected a header with input_length", path);
-    g_propagate_error(error, e);
-    return FALSE;
-  }
-  for (guint i = 0; i < f->len; i++)
-    if (strcmp(f->pdata[i], "input_length") == 0)
-      col = (int)i;
+  int col = csv_column(csv, "input_length");
   if (col < 0) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: expected a header with input_length", path, line);
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:1:1: expected a header with input_length", path);
     return FALSE;
   }
-  double sum = 0, n = 0;
-  while (csv_reader_next(r, f, &line, &e)) {
-    const char *s = (guint)col < f->len ? f->pdata[col] : "";
+  if (csv->rows->len == 0) {
+    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:2:1: expected at least one prompt length", path);
+    return FALSE;
+  }
+  double sum = 0;
+  for (guint r = 0; r < csv->rows->len; r++) {
+    const char *s = csv_field(csv, r, col);
     char *end;
     double v = g_ascii_strtod(s, &end);
     if (!*s || *end || !(v >= 1 && v <= 1e7) || v != floor(v)) {
-      int at = 1;
+      const GPtrArray *f = csv->rows->pdata[r];
+      int at = 1; /* the field's first character */
       for (int i = 0; i < col && (guint)i < f->len; i++)
         at += (int)strlen(f->pdata[i]) + 1;
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a prompt length in tokens (a whole "
-                  "number from 1 to 1e7), got '%s'", path, line, at, s);
+                  "number from 1 to 1e7), got '%s'", path, g_array_index(csv->lines, int, r), at, s);
       return FALSE;
     }
-    sum += v, n++;
+    sum += v;
   }
-  if (e) {
-    g_propagate_error(error, e);
-    return FALSE;
-  }
-  if (n == 0) {
-    g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:1: expected at least one prompt length", path, line);
-    return FALSE;
-  }
-  *mean = sum / n;
+  *mean = sum / csv->rows->len;
   return TRUE;
 }
 
