@@ -42,6 +42,15 @@ static char *synthetic(const SystemSpec *h200, const Truth *t)
   return g_string_free(s, FALSE);
 }
 
+/* One plain GPU's runs (GEMMs at 80%, half rate at 20 rows, HBM at 92%, no fixed cost, FP8 at the
+ * BF16 share, no block-scaled or FP4 rows) followed by ROWS, the kind a test is about. */
+static char *plain_runs(const SystemSpec *h200, const char *rows)
+{
+  const Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
+  g_autofree char *base = synthetic(h200, &t);
+  return g_strconcat(base, rows, NULL);
+}
+
 START_TEST(fit_recovers_a_known_curve)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -184,9 +193,7 @@ START_TEST(fit_exponentials)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
-  g_autofree char *base = synthetic(h200, &t);
-  g_autofree char *text = g_strconcat(base, "sfu,exp2,135168,32768,,0,0.0011\nsfu,exp2,135168,32768,,0,0.0010325\n", NULL);
+  g_autofree char *text = plain_runs(h200, "sfu,exp2,135168,32768,,0,0.0011\nsfu,exp2,135168,32768,,0,0.0010325\n");
   BenchData d;
   g_autoptr(GError) err = NULL;
   ck_assert_msg(bench_parse(text, "synthetic", &d, &err), "%s", err ? err->message : "");
@@ -211,7 +218,7 @@ START_TEST(fit_exponentials)
   ck_assert_msg(!strstr(none, "exp_efficiency"), "%s", none);
   bench_data_clear(&d);
   /* a loop 10x the catalog's rate (SECONDS a digit short) is not this GPU's: refused, said why */
-  g_autofree char *wrong = g_strconcat(base, "sfu,exp2,135168,32768,,0,0.00010325\n", NULL);
+  g_autofree char *wrong = plain_runs(h200, "sfu,exp2,135168,32768,,0,0.00010325\n");
   ck_assert(bench_parse(wrong, "synthetic", &d, &err));
   ck_assert(!calibrate_fit(&d, h200, &f, &err));
   ck_assert_msg(err && strstr(err->message, "not a measurement") && strstr(err->message, "sfu"), "%s",
@@ -224,15 +231,13 @@ START_TEST(power_phases)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
-  g_autofree char *base = synthetic(h200, &t);
-  g_autofree char *text = g_strconcat(base, "attn,decode,16,32768,,2147483648,0.000567\n"
-                                            "attn,decode,128,32768,,17179869184,0.004993\n"
-                                            "attn,prefill,4096,64,128,2147483648,0.0005\n"
-                                            "power,idle,124,1980,700,0,5.0\npower,memory,443,1980,700,1.97e13,5.0\n"
-                                            "power,mix25,560,1800,700,1e15,5.0\n"
-                                            "power,compute,692,1466,700,3.3e15,5.0\n"
-                                            "power,compute-fp8,695,1386,700,5.5e15,5.0\n", NULL);
+  g_autofree char *text = plain_runs(h200, "attn,decode,16,32768,,2147483648,0.000567\n"
+                                           "attn,decode,128,32768,,17179869184,0.004993\n"
+                                           "attn,prefill,4096,64,128,2147483648,0.0005\n"
+                                           "power,idle,124,1980,700,0,5.0\npower,memory,443,1980,700,1.97e13,5.0\n"
+                                           "power,mix25,560,1800,700,1e15,5.0\n"
+                                           "power,compute,692,1466,700,3.3e15,5.0\n"
+                                           "power,compute-fp8,695,1386,700,5.5e15,5.0\n");
   BenchData d;
   g_autoptr(GError) err = NULL;
   ck_assert_msg(bench_parse(text, "synthetic", &d, &err), "%s", err ? err->message : "");
@@ -255,7 +260,8 @@ START_TEST(power_phases)
   ck_assert_close(f.mix[0].clock, 1800 / 1980.0, 1e-9);
   bench_data_clear(&d);
   /* without power rows nothing is made up */
-  ck_assert(bench_parse(base, "synthetic", &d, &err));
+  g_autofree char *bare = plain_runs(h200, "");
+  ck_assert(bench_parse(bare, "synthetic", &d, &err));
   ck_assert(calibrate_fit(&d, h200, &f, &err));
   ck_assert(f.idle_w == 0 && f.memory_bound_power == 0 && f.compute_clock == 0 && f.decode_bw == 0 &&
             f.prefill_flops == 0);
@@ -334,9 +340,7 @@ START_TEST(merge_runs)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
-  Truth t = { 0.8, 20, 0.92, 0, 1, 0, 0 };
-  g_autofree char *base = synthetic(h200, &t);
-  g_autofree char *text = g_strconcat(base, "power,idle,120,1980,700,0,5\n", NULL);
+  g_autofree char *text = plain_runs(h200, "power,idle,120,1980,700,0,5\n");
   GString *slow = g_string_new("# slower run\ndevice,NVIDIA H200,132,1980000,150000000000,9,0\n");
   g_string_append(slow, "gemm,bf16,8192,8192,8192,134217728,0.5\npower,idle,130,1980,700,0,5\n");
   BenchData a, b, other;
