@@ -1,18 +1,20 @@
 /* aifsim_bench.cu — the calibration microbenchmarks `aifsim calibrate` runs on the local GPU.
  *
  * Framework-free kernels that measure what the step-time model's efficiencies stand for: HBM
- * streaming (read, write, copy on buffers far larger than L2), dense and grouped (expert) GEMM through cuBLAS (BF16) and
- * cuBLASLt (FP8 on Hopper and later, NVFP4 on Blackwell) over a grid of token counts M and weight shapes N x K, a
- * decode-attention-shaped KV read over batch sizes and contexts, prefill attention's two products
- * as batched GEMMs, the special-function units' exponentials (the softmax's), kernel-launch overhead and host<->device copies; with two or more GPUs, peer
- * copies over NVLink and (when built with NCCL, -DAIF_HAVE_NCCL) all-reduce and all-to-all across
- * all of them over message sizes. Every figure is the best of several timed repetitions (CUDA
- * events; host clock around the multi-GPU ones). GEMM operands hold random values: tensor cores
- * multiplying zeros draw less power and hold a higher clock (an H200 ran 8192^3 BF16 at ~790
- * TFLOP/s on random data and ~890 on zeros). Last, when the driver's NVML library loads (dlopen;
- * nvml.h is not in every toolkit), the board power and SM clock are sampled while the GPU idles,
- * streams HBM, mixes GEMMs into the stream and runs large GEMMs for a few seconds each: the power
- * model's idle, memory-bound and compute-bound figures, and the clock the power limit leaves.
+ * streaming (read, write, copy on buffers far larger than L2), dense and grouped (expert) GEMM
+ * through cuBLAS (BF16) and cuBLASLt (FP8 on Hopper and later, NVFP4 on Blackwell) over a grid of
+ * token counts M and weight shapes N x K, a decode-attention-shaped KV read over batch sizes and
+ * contexts, prefill attention's two products as batched GEMMs, the special-function units'
+ * exponentials (the softmax's), kernel-launch overhead and host<->device copies; with two or more
+ * GPUs, peer copies over NVLink and (when built with NCCL, -DAIF_HAVE_NCCL) all-reduce and
+ * all-to-all across all of them over message sizes. Every figure is the best of several timed
+ * repetitions (CUDA events; host clock around the multi-GPU ones). GEMM operands hold random
+ * values: tensor cores multiplying zeros draw less power and hold a higher clock (an H200 ran
+ * 8192^3 BF16 at ~790 TFLOP/s on random data and ~890 on zeros). Last, when the driver's NVML
+ * library loads (dlopen; nvml.h is not in every toolkit), the board power and SM clock are sampled
+ * while the GPU idles, streams HBM, mixes GEMMs into the stream and runs large GEMMs for a few
+ * seconds each: the power model's idle, memory-bound and compute-bound figures, and the clock the
+ * power limit leaves.
  *
  * Output (stdout) is CSV that sim/calibrate.c reads, one measurement per line:
  *   device,NAME,SMS,SM_CLOCK_KHZ,MEMORY_BYTES,CC_MAJOR,CC_MINOR

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aif_error.h"
+#include "csv.h"
 #include "power.h"
 #include "precision.h"
 
@@ -36,15 +37,6 @@ static gboolean number(const char *s, double *v)
 /* A whole number from 0 to MAX (SM counts, compute capabilities). */
 static gboolean whole(double v, double max) { return v == floor(v) && v <= max; }
 
-/* The column of field F on LINE (1-based), for messages. */
-static int column(char **f, int i)
-{
-  int col = 1;
-  for (int k = 0; k < i; k++)
-    col += (int)strlen(f[k]) + 1;
-  return col;
-}
-
 static gboolean parse_device(char **f, guint nf, const char *name, int line, BenchData *out, GError **error)
 {
   double v[5];
@@ -56,7 +48,7 @@ static gboolean parse_device(char **f, guint nf, const char *name, int line, Ben
   for (int i = 0; i < 5; i++)
     if (!number(f[i + 2], &v[i]) || v[i] > max[i] || ((i == 0 || i >= 3) && !whole(v[i], max[i]))) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a %s from 0 to %g, got '%s'", name, line,
-                  column(f, i + 2), i == 0 || i >= 3 ? "whole number" : "number", max[i], f[i + 2]);
+                  csv_field_start(f, i + 2), i == 0 || i >= 3 ? "whole number" : "number", max[i], f[i + 2]);
       return FALSE;
     }
   g_free(out->device);
@@ -84,7 +76,7 @@ static gboolean parse_row(char **f, guint nf, const char *name, int line, BenchD
   for (int i = 0; i < 5; i++)
     if (!number(f[i + 2], v[i]) || (i == 4 && *v[i] < MIN_SECONDS)) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected %s, got '%s'", name, line,
-                  column(f, i + 2), i == 4 ? "a time of at least 1e-9 s" : "a number from 0 to 1e18", f[i + 2]);
+                  csv_field_start(f, i + 2), i == 4 ? "a time of at least 1e-9 s" : "a number from 0 to 1e18", f[i + 2]);
       return FALSE;
     }
   g_array_append_val(out->rows, r);

@@ -321,9 +321,7 @@ static gboolean dataset_mean_isl(const char *path, double *mean, GError **error)
     double v = g_ascii_strtod(s, &end);
     if (!*s || *end || !(v >= 1 && v <= 1e7) || v != floor(v)) {
       const GPtrArray *f = csv->rows->pdata[r];
-      int at = 1; /* the field's first character */
-      for (int i = 0; i < col && (guint)i < f->len; i++)
-        at += (int)strlen(f->pdata[i]) + 1;
+      int at = csv_field_start((char *const *)f->pdata, MIN(col, (int)f->len));
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "%s:%d:%d: expected a prompt length in tokens (a whole "
                   "number from 1 to 1e7), got '%s'", path, g_array_index(csv->lines, int, r), at, s);
       return FALSE;

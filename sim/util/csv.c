@@ -226,3 +226,11 @@ void csv_append_field(GString *out, const char *s)
   }
   csv_append_quoted(out, s);
 }
+
+int csv_field_start(char *const *fields, int i)
+{
+  int col = 1;
+  for (int k = 0; k < i; k++)
+    col += (int)strlen(fields[k]) + 1;
+  return col;
+}

@@ -39,6 +39,10 @@ gboolean csv_reader_skip_comments(CsvReader *r);
  * over 16 MiB). Blank lines are skipped. */
 gboolean csv_reader_next(CsvReader *r, GPtrArray *fields, int *line, GError **error);
 
+/* The 1-based character column where field I of a record starts, for file:line:col messages: the
+ * widths of FIELDS[0..I-1] and a comma after each (a quoted field counts its content). */
+int csv_field_start(char *const *fields, int i);
+
 /* Appends S to OUT as one CSV field, quoted when it holds a comma, quote or line break (NULL: empty). */
 void csv_append_field(GString *out, const char *s);
 /* The same, always quoted (its quotes doubled; NULL: ""). */
