@@ -11,6 +11,18 @@ void comm_links(const SystemSpec *s, const ArchProfile *a, const ArchStackProfil
   out->nic_latency = on->nic_latency;
   out->nic_a2a_latency = on->nic_alltoall_latency;
   out->domain = s->nvlink_domain_gpus;
+  double one_way = s->nvlink_bandwidth / 2.0 * kernel_efficiency;
+  out->allreduce_bw[0] = one_way * a->allreduce_efficiency;
+  out->allreduce_bw[1] = one_way * a->allreduce_bulk_efficiency;
+  out->allreduce_latency[0] = a->allreduce_latency;
+  out->allreduce_latency[1] = a->allreduce_bulk_latency;
+}
+
+void comm_links_share(CommLinks *l, double share)
+{
+  l->nvlink_bw *= share;
+  l->allreduce_bw[0] *= share;
+  l->allreduce_bw[1] *= share;
 }
 
 double comm_allreduce(const CommLinks *l, int n, double bytes)
@@ -18,8 +30,9 @@ double comm_allreduce(const CommLinks *l, int n, double bytes)
   if (n <= 1)
     return 0;
   double moved = 2.0 * (n - 1) / n * bytes;
-  if (n <= l->domain)
-    return moved / l->nvlink_bw + l->latency;
+  if (n <= l->domain) /* the faster of NCCL's two regimes (comm.h) */
+    return MIN(moved / l->allreduce_bw[0] + l->allreduce_latency[0],
+               moved / l->allreduce_bw[1] + l->allreduce_latency[1]);
   /* Leaving the domain, the ring is split into one channel per GPU of the domain, each crossing
    * on its own GPU's NIC: a NIC carries 1/g of the ring's traffic while NVLink carries the rest,
    * the two pipelined (NCCL's rings over multi-NIC nodes; the same volume as a hierarchical

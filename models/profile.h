@@ -55,7 +55,14 @@ typedef struct {
   double exp_efficiency;
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
   double nic_efficiency;      /* the same for the scale-out NIC */
-  double collective_latency;  /* s per collective call (all-reduce, all-to-all) in the NVLink domain */
+  double collective_latency;  /* s per collective call (all-to-all, transfer) in the NVLink domain */
+  /* The all-reduce inside the NVLink domain in NCCL's two regimes (comm.h): small messages go by a
+   * low-latency protocol whose stores carry flags beside the data, so it reaches less of the links;
+   * large ones by the bulk protocol (NVLS's reduction inside the NVSwitch where the switch has it),
+   * which starts later but reaches more, NVLS beyond the ring's bound (its efficiency may pass 1).
+   * Each is a latency and a fraction of one-way NVLink bandwidth; an all-reduce takes the faster. */
+  double allreduce_latency, allreduce_efficiency;
+  double allreduce_bulk_latency, allreduce_bulk_efficiency;
 } ArchProfile;
 
 /* The stack layer on one architecture: how far the serving stacks' kernels fall short of the

@@ -136,7 +136,7 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->tile_m = cw != e->precision ? MIN(tile, WEIGHT_ONLY_HALF_M) : tile;
   comm_links(e->sys, a, on, k, &r->links);
   if (e->nvlink_share > 0) /* a degraded NVLink domain: the switch trays left carry its traffic */
-    r->links.nvlink_bw *= e->nvlink_share;
+    comm_links_share(&r->links, e->nvlink_share);
 }
 
 /* The longer of a kernel's compute and memory times; its power activity goes to *BUSY in seconds

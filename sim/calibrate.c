@@ -392,43 +392,112 @@ static void power_figures(const BenchData *d, const SystemSpec *sys, Calibration
   }
 }
 
-/* Bytes each GPU sends one way in collective R, as comm.c counts them (0: not a collective). */
-static double moved(const BenchRow *r)
+/* Bytes each GPU sends one way in collective R of VARIANT ("allreduce", "alltoall"), as comm.c
+ * counts them (0: another row). */
+static double moved(const BenchRow *r, const char *variant)
 {
   double n = r->m;
-  if (strcmp(r->kind, "nccl") != 0 || n < 2)
+  if (strcmp(r->kind, "nccl") != 0 || strcmp(r->variant, variant) != 0 || n < 2)
     return 0;
-  return strcmp(r->variant, "allreduce") == 0 ? 2 * (n - 1) / n * r->bytes
-       : strcmp(r->variant, "alltoall") == 0   ? (n - 1) / n * r->bytes
-                                               : 0;
+  return strcmp(variant, "allreduce") == 0 ? 2 * (n - 1) / n * r->bytes : (n - 1) / n * r->bytes;
 }
 
-/* t = latency + moved x s_per_byte by least squares weighted by 1/t^2 (relative error): small
- * messages fix the latency, large ones the bandwidth. */
-static void fit_collectives(const BenchData *d, const SystemSpec *sys, CalibrationFit *out)
+typedef struct {
+  double moved, seconds;
+} CollectiveTime;
+
+static int by_moved(gconstpointer a, gconstpointer b)
 {
-  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  double x = ((const CollectiveTime *)a)->moved, y = ((const CollectiveTime *)b)->moved;
+  return (x > y) - (x < y);
+}
+
+/* The collective times of VARIANT, smallest message first. */
+static GArray *collective_times(const BenchData *d, const char *variant)
+{
+  GArray *out = g_array_new(FALSE, FALSE, sizeof(CollectiveTime));
   for (guint i = 0; i < d->rows->len; i++) {
     const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
-    double x = moved(r);
-    if (x <= 0)
-      continue;
-    double w = 1 / (r->seconds * r->seconds);
-    sw += w, sx += w * x, sy += w * r->seconds, sxx += w * x * x, sxy += w * x * r->seconds;
-    out->nccl_rows++;
+    double x = moved(r, variant);
+    if (x > 0)
+      g_array_append_val(out, ((CollectiveTime){ x, r->seconds }));
+  }
+  g_array_sort(out, by_moved);
+  return out;
+}
+
+typedef struct {
+  double latency, s_per_byte, residual; /* residual: weighted sum of squares */
+} Line;
+
+/* t = latency + moved x s_per_byte through times N of T by least squares weighted by 1/t^2
+ * (relative error): small messages fix the latency, large ones the bandwidth. FALSE where they do
+ * not fix a line with a positive slope. */
+static gboolean fit_line(const CollectiveTime *t, guint n, Line *out)
+{
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (guint i = 0; i < n; i++) {
+    double w = 1 / (t[i].seconds * t[i].seconds), x = t[i].moved, y = t[i].seconds;
+    sw += w, sx += w * x, sy += w * y, sxx += w * x * x, sxy += w * x * y;
   }
   double det = sw * sxx - sx * sx;
-  if (out->nccl_rows < 2 || det <= 0 || sys->nvlink_bandwidth <= 0) {
-    out->nccl_rows = 0;
-    return;
+  if (n < 2 || !(det > 0))
+    return FALSE;
+  out->s_per_byte = (sw * sxy - sx * sy) / det;
+  out->latency = (sy - out->s_per_byte * sx) / sw;
+  out->residual = 0;
+  for (guint i = 0; i < n; i++) {
+    double e = t[i].seconds - out->latency - out->s_per_byte * t[i].moved;
+    out->residual += e * e / (t[i].seconds * t[i].seconds);
   }
-  double slope = (sw * sxy - sx * sy) / det, latency = (sy - slope * sx) / sw;
-  if (slope <= 0) {
-    out->nccl_rows = 0;
-    return;
+  return out->s_per_byte > 0;
+}
+
+/* The all-reduce's two regimes (profile.h): every split of the times into smaller and larger
+ * messages, at least two each side, whose lines cross (the small messages' starts sooner and moves
+ * bytes slower); the split whose two lines leave the least residual, where that is under half of
+ * one line's (a GPU whose runs sit on one line gets it for both regimes). FALSE: no line. */
+static gboolean fit_allreduce(const GArray *times, Line *small, Line *bulk, double *split)
+{
+  const CollectiveTime *t = (const CollectiveTime *)times->data;
+  guint n = times->len;
+  if (!fit_line(t, n, small))
+    return FALSE;
+  *bulk = *small, *split = 0;
+  if (small->residual <= 1e-9 * n) /* within ~3e-5 of every time: one line is the answer */
+    return TRUE;
+  double best = 0.5 * small->residual;
+  for (guint k = 2; k + 2 <= n; k++) {
+    Line a, b;
+    if (!fit_line(t, k, &a) || !fit_line(t + k, n - k, &b))
+      continue;
+    if (!(a.s_per_byte > b.s_per_byte && a.latency < b.latency) || a.residual + b.residual >= best)
+      continue;
+    best = a.residual + b.residual;
+    *small = a, *bulk = b, *split = t[k].moved;
   }
-  out->nvlink_efficiency = 1 / slope / (sys->nvlink_bandwidth / 2);
-  out->collective_latency = MAX(0.0, latency);
+  return TRUE;
+}
+
+static void fit_collectives(const BenchData *d, const SystemSpec *sys, CalibrationFit *out)
+{
+  double one_way = sys->nvlink_bandwidth / 2;
+  if (!(one_way > 0))
+    return;
+  g_autoptr(GArray) a2a = collective_times(d, "alltoall"), ar = collective_times(d, "allreduce");
+  Line l, bulk;
+  if (fit_line((const CollectiveTime *)a2a->data, a2a->len, &l)) {
+    out->nvlink_efficiency = 1 / l.s_per_byte / one_way;
+    out->collective_latency = MAX(0.0, l.latency);
+    out->alltoall_rows = a2a->len;
+  }
+  if (fit_allreduce(ar, &l, &bulk, &out->allreduce_split)) {
+    out->allreduce_efficiency = 1 / l.s_per_byte / one_way;
+    out->allreduce_latency = MAX(0.0, l.latency);
+    out->allreduce_bulk_efficiency = 1 / bulk.s_per_byte / one_way;
+    out->allreduce_bulk_latency = MAX(0.0, bulk.latency);
+    out->allreduce_rows = ar->len;
+  }
 }
 
 static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GError **error);
@@ -539,24 +608,30 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
 }
 
 /* The profile keys a calibration sets (per architecture), with the fit figure each comes from. A
- * key is measured when its figure is positive; the NVLink pair when collectives were timed. The
+ * key is measured when its figure is positive; the collectives' when their rows were timed. The
  * grouped GEMMs' tile is reported, not set: cuBLAS's batched kernel is not the grouped kernel a
  * serving stack runs its experts with (DeepGEMM, CUTLASS, Triton), and on an H200 it behaves as a
  * 155-row tile where the measured rows want 16-64 (docs/validation.md, "The grouped GEMMs"). */
+typedef enum { BY_FIGURE, BY_ALLTOALL, BY_ALLREDUCE } MeasuredBy;
+
 static const struct {
   const char *key;
   size_t fit;
-  gboolean nccl;
+  MeasuredBy by;
 } measured[] = {
-  { "hbm_efficiency", offsetof(CalibrationFit, hbm_efficiency), FALSE },
-  { "gemm_efficiency", offsetof(CalibrationFit, gemm_efficiency), FALSE },
-  { "fp8_efficiency", offsetof(CalibrationFit, fp8_efficiency), FALSE },
-  { "gemm_half_m", offsetof(CalibrationFit, gemm_half_m), FALSE },
-  { "fp8_block_efficiency", offsetof(CalibrationFit, fp8_block_efficiency), FALSE },
-  { "fp4_efficiency", offsetof(CalibrationFit, fp4_efficiency), FALSE },
-  { "exp_efficiency", offsetof(CalibrationFit, exp_efficiency), FALSE },
-  { "nvlink_efficiency", offsetof(CalibrationFit, nvlink_efficiency), TRUE },
-  { "collective_latency", offsetof(CalibrationFit, collective_latency), TRUE },
+  { "hbm_efficiency", offsetof(CalibrationFit, hbm_efficiency), BY_FIGURE },
+  { "gemm_efficiency", offsetof(CalibrationFit, gemm_efficiency), BY_FIGURE },
+  { "fp8_efficiency", offsetof(CalibrationFit, fp8_efficiency), BY_FIGURE },
+  { "gemm_half_m", offsetof(CalibrationFit, gemm_half_m), BY_FIGURE },
+  { "fp8_block_efficiency", offsetof(CalibrationFit, fp8_block_efficiency), BY_FIGURE },
+  { "fp4_efficiency", offsetof(CalibrationFit, fp4_efficiency), BY_FIGURE },
+  { "exp_efficiency", offsetof(CalibrationFit, exp_efficiency), BY_FIGURE },
+  { "nvlink_efficiency", offsetof(CalibrationFit, nvlink_efficiency), BY_ALLTOALL },
+  { "collective_latency", offsetof(CalibrationFit, collective_latency), BY_ALLTOALL },
+  { "allreduce_latency", offsetof(CalibrationFit, allreduce_latency), BY_ALLREDUCE },
+  { "allreduce_efficiency", offsetof(CalibrationFit, allreduce_efficiency), BY_ALLREDUCE },
+  { "allreduce_bulk_latency", offsetof(CalibrationFit, allreduce_bulk_latency), BY_ALLREDUCE },
+  { "allreduce_bulk_efficiency", offsetof(CalibrationFit, allreduce_bulk_efficiency), BY_ALLREDUCE },
 };
 
 static double fit_figure(const CalibrationFit *fit, gsize i)
@@ -566,7 +641,14 @@ static double fit_figure(const CalibrationFit *fit, gsize i)
 
 static gboolean is_measured(const CalibrationFit *fit, gsize i)
 {
-  return measured[i].nccl ? fit->nccl_rows > 0 : fit_figure(fit, i) > 0;
+  switch (measured[i].by) {
+  case BY_ALLTOALL:
+    return fit->alltoall_rows > 0;
+  case BY_ALLREDUCE:
+    return fit->allreduce_rows > 0;
+  default:
+    return fit_figure(fit, i) > 0;
+  }
 }
 
 /* A profile is never written with a figure that is not a number: runs whose figures are inside
@@ -579,9 +661,10 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
     g_autofree char *path = g_strdup_printf("%s.%s", gpu_arch_names[sys->arch], measured[i].key);
     const KtKey *key = kt_find(&profile_table, path);
     double v = fit_figure(fit, i);
-    /* a share of the datasheet's peak above 1 is a run faster than the hardware: a wrong column, or
-     * the runs of another GPU than the catalog entry's */
-    if (!isfinite(v) || (is_measured(fit, i) && key->dim == DIM_FRACTION && v > 1)) {
+    /* a share of the datasheet's peak above 1 (above its key's bound for a factor) is a run faster
+     * than the hardware: a wrong column, or the runs of another GPU than the catalog entry's */
+    gboolean above = (key->dim == DIM_FRACTION && v > 1) || (key->max > 0 && v > key->max);
+    if (!isfinite(v) || (is_measured(fit, i) && above)) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs give %s = %g: not a measurement of %s (check the "
                   "runs' SECONDS and BYTES columns, and --system)", path, v, sys->id);
       return FALSE;

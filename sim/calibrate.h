@@ -14,9 +14,12 @@
  * their rate falls with few rows per expert, at the dense curve's rate for their precision),
  * reported and not written: cuBLAS's batched kernel is not the stacks' grouped kernel, whose tile
  * grouped_tile_m holds (sim/calibrate.c says what an H200 measured); with two or more
- * GPUs, nvlink_efficiency and collective_latency from NCCL all-reduce and all-to-all times,
+ * GPUs, nvlink_efficiency and collective_latency from NCCL all-to-all times,
  * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
- * relative error; exp_efficiency, the special-function units' exponentials per second in a tight
+ * relative error, and the all-reduce's two regimes (allreduce_latency and _efficiency for small
+ * messages, allreduce_bulk_latency and _efficiency for large ones) from its times by size: one
+ * such line below a size and another above it, the split where the two fit best (one line for
+ * both where two fit no better); exp_efficiency, the special-function units' exponentials per second in a tight
  * MUFU.EX2 loop over the catalog's gpu.exp_rate (the bound a fused attention's softmax meets).
  * Launch overhead, decode-attention read rates, prefill attention's GEMM rate, peer-copy and host-link
  * figures are reported, not fitted:
@@ -58,8 +61,12 @@ typedef struct {
   double grouped_bf16_flops, grouped_fp8_flops; /* FLOP/s, best rate of the grouped GEMMs (0: none) */
   double hbm_bw;               /* B/s, best streaming rate */
   double bf16_flops, fp8_flops, fp8_block_flops, fp4_flops; /* FLOP/s, best GEMM rate (0: none) */
-  double nvlink_efficiency, collective_latency; /* from the collectives (when nccl_rows > 0) */
-  guint nccl_rows;
+  double nvlink_efficiency, collective_latency; /* from the all-to-alls (when alltoall_rows > 0) */
+  guint alltoall_rows;
+  /* from the all-reduces (when allreduce_rows > 0): small messages' regime and large ones' */
+  double allreduce_latency, allreduce_efficiency, allreduce_bulk_latency, allreduce_bulk_efficiency;
+  guint allreduce_rows;
+  double allreduce_split;      /* B moved a GPU where the large messages' regime starts (0: one line) */
   double p2p_bw;               /* B/s, one direction GPU 0 -> 1 (0: one GPU) */
   double launch;               /* s per empty kernel */
   double h2d_bw, d2h_bw;       /* B/s */

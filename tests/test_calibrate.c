@@ -375,47 +375,73 @@ START_TEST(match_system)
 }
 END_TEST
 
-/* Collectives on 8 GPUs at a known NVLink efficiency and latency come back out; one GPU's run
- * leaves the profile's NVLink entries alone. */
+/* Collectives on 8 x H200 (NVLink 4: 450 GB/s one way) come back out. All-to-alls on one line:
+ * 23 us + 7/8 x bytes at 0.78 (351 GB/s). All-reduces in two regimes, each time the faster: small
+ * messages 30 us + 2 x 7/8 x bytes at 0.6 (270 GB/s), large ones 60 us + the same at 1.0 (450 GB/s);
+ * they cross at 20.25 MB moved (test_model allreduce_two_regimes), so of the sizes here (8 KiB x
+ * 4^k to 128 MiB: 1.75 x size moved) the six up to 8 MiB (14.7 MB moved) are the small regime's
+ * and the two from 32 MiB (58.7 MB) the bulk's: the split at 58.7 MB leaves no residual, any
+ * other leaves some. Runs on one line give both regimes that line. One GPU's run leaves the
+ * profile's collective figures alone. */
 START_TEST(fit_collectives)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
   Truth t = { 0.7, 64, 0.85, 0, 1, 0, 0 };
   g_autofree char *base = synthetic(h200, &t);
-  GString *s = g_string_new(base);
-  double eff = 0.78, lat = 23e-6, bw = h200->nvlink_bandwidth / 2 * eff;
-  for (double bytes = 8192; bytes <= 512e6; bytes *= 4) {
-    g_string_append_printf(s, "nccl,allreduce,8,,,%.0f,%.9g\n", bytes, lat + 2 * 7.0 / 8 * bytes / bw);
-    g_string_append_printf(s, "nccl,alltoall,8,,,%.0f,%.9g\n", bytes, lat + 7.0 / 8 * bytes / bw);
+  double one_way = h200->nvlink_bandwidth / 2;
+  for (int two = 1; two >= 0; two--) {
+    GString *s = g_string_new(base);
+    for (double bytes = 8192; bytes <= 512e6; bytes *= 4) {
+      double moved = 2 * 7.0 / 8 * bytes, small = 30e-6 + moved / (0.6 * one_way);
+      double bulk = two ? 60e-6 + moved / (1.0 * one_way) : small;
+      g_string_append_printf(s, "nccl,allreduce,8,,,%.0f,%.9g\n", bytes, MIN(small, bulk));
+      g_string_append_printf(s, "nccl,alltoall,8,,,%.0f,%.9g\n", bytes, 23e-6 + 7.0 / 8 * bytes / (0.78 * one_way));
+    }
+    g_string_append(s, "p2p,unidirectional,2,,,268435456,0.000671\n");
+    BenchData d;
+    g_autoptr(GError) err = NULL;
+    ck_assert(bench_parse(s->str, "synthetic", &d, &err));
+    CalibrationFit f;
+    ck_assert(calibrate_fit(&d, h200, &f, &err));
+    ck_assert_uint_eq(f.alltoall_rows, 8);
+    ck_assert_uint_eq(f.allreduce_rows, 8);
+    ck_assert_close(f.nvlink_efficiency, 0.78, 1e-6);
+    ck_assert_close(f.collective_latency, 23e-6, 1e-6);
+    ck_assert_close(f.allreduce_efficiency, 0.6, 1e-6);
+    ck_assert_close(f.allreduce_latency, 30e-6, 1e-6);
+    ck_assert_close(f.allreduce_bulk_efficiency, two ? 1.0 : 0.6, 1e-6);
+    ck_assert_close(f.allreduce_bulk_latency, two ? 60e-6 : 30e-6, 1e-6);
+    if (two)
+      ck_assert_close(f.allreduce_split, 2 * 7.0 / 8 * 8192 * 4096, 1e-9);
+    else
+      ck_assert(f.allreduce_split == 0);
+    ck_assert_close(f.p2p_bw, 268435456 / 0.000671, 1e-9);
+    Profile p;
+    profile_defaults(&p);
+    calibrate_apply(&f, h200, &p);
+    ck_assert_close(p.arch[ARCH_HOPPER].collective_latency, 23e-6, 1e-6);
+    ck_assert_close(p.arch[ARCH_HOPPER].allreduce_bulk_efficiency, two ? 1.0 : 0.6, 1e-6);
+    profile_clear(&p);
+    bench_data_clear(&d);
+    g_string_free(s, TRUE);
   }
-  g_string_append(s, "p2p,unidirectional,2,,,268435456,0.000671\n");
+  /* one GPU: no collectives, the profile keeps its collective figures */
   BenchData d;
   g_autoptr(GError) err = NULL;
-  ck_assert(bench_parse(s->str, "synthetic", &d, &err));
+  ck_assert(bench_parse(base, "synthetic", &d, &err));
   CalibrationFit f;
   ck_assert(calibrate_fit(&d, h200, &f, &err));
-  ck_assert_uint_eq(f.nccl_rows, 16);
-  ck_assert_close(f.nvlink_efficiency, eff, 1e-6);
-  ck_assert_close(f.collective_latency, lat, 1e-6);
-  ck_assert_close(f.p2p_bw, 268435456 / 0.000671, 1e-9);
+  ck_assert_uint_eq(f.alltoall_rows, 0);
+  ck_assert_uint_eq(f.allreduce_rows, 0);
   Profile p;
   profile_defaults(&p);
-  calibrate_apply(&f, h200, &p);
-  ck_assert_close(p.arch[ARCH_HOPPER].collective_latency, lat, 1e-6);
-  profile_clear(&p);
-  bench_data_clear(&d);
-  /* one GPU: no collectives, the profile keeps its NVLink figures */
-  ck_assert(bench_parse(base, "synthetic", &d, &err));
-  ck_assert(calibrate_fit(&d, h200, &f, &err));
-  ck_assert_uint_eq(f.nccl_rows, 0);
-  profile_defaults(&p);
-  double before = p.arch[ARCH_HOPPER].nvlink_efficiency;
+  double before = p.arch[ARCH_HOPPER].nvlink_efficiency, bulk = p.arch[ARCH_HOPPER].allreduce_bulk_efficiency;
   calibrate_apply(&f, h200, &p);
   ck_assert_close(p.arch[ARCH_HOPPER].nvlink_efficiency, before, 1e-12);
+  ck_assert_close(p.arch[ARCH_HOPPER].allreduce_bulk_efficiency, bulk, 1e-12);
   profile_clear(&p);
   bench_data_clear(&d);
-  g_string_free(s, TRUE);
 }
 END_TEST
 

@@ -18,6 +18,8 @@ static void ideal_profile(Profile *p)
     ap->fp8_efficiency = ap->fp8_block_efficiency = 1;
     ap->attention_efficiency = ap->nvlink_efficiency = ap->nic_efficiency = 1;
     ap->collective_latency = 0;
+    ap->allreduce_efficiency = ap->allreduce_bulk_efficiency = 1;
+    ap->allreduce_latency = ap->allreduce_bulk_latency = 0;
     ap->exp_efficiency = 1;
     ap->gemm_half_m = ap->grouped_tile_m = ap->grouped_block_tile_m = 64;
     ArchStackProfile *on = &p->on[a];
@@ -138,15 +140,18 @@ START_TEST(deepseek_mla_kv_bytes)
 }
 END_TEST
 
-/* TP8 ring all-reduce of 16 MB: each GPU moves 2 x 7/8 x 16e6 = 28e6 B one way. NVLink 4 (H200):
- * 900 GB/s both ways -> 450 GB/s one way, x 0.8 efficiency = 360 GB/s -> 77.78 us, + 10 us latency
- * = 87.78 us. NVLink 5 (B200): 720 GB/s -> 38.89 us + 10 us = 48.89 us. */
+/* TP8 ring all-reduce of 16 MB, both of the all-reduce's regimes alike (0.8, 10 us): each GPU moves
+ * 2 x 7/8 x 16e6 = 28e6 B one way. NVLink 4 (H200): 900 GB/s both ways -> 450 GB/s one way, x 0.8
+ * efficiency = 360 GB/s -> 77.78 us, + 10 us latency = 87.78 us. NVLink 5 (B200): 720 GB/s ->
+ * 38.89 us + 10 us = 48.89 us. */
 START_TEST(allreduce_nvlink4_vs_5)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   profile_defaults(&prof);
-  ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6 };
+  ArchProfile a = { .nvlink_efficiency = 0.8, .nic_efficiency = 0.8, .collective_latency = 10e-6,
+                    .allreduce_efficiency = 0.8, .allreduce_bulk_efficiency = 0.8,
+                    .allreduce_latency = 10e-6, .allreduce_bulk_latency = 10e-6 };
   ArchStackProfile on = { 0 };
   CommLinks h, b;
   comm_links(catalog_system(c, "h200-sxm-hgx8"), &a, &on, 1.0, &h);
@@ -160,6 +165,42 @@ START_TEST(allreduce_nvlink4_vs_5)
    * = 103.75 us. (All of it through one NIC would be 750 us.) */
   ck_assert_close(comm_allreduce(&h, 16, 16e6), 103.75e-6, 1e-9);
   profile_clear(&prof);
+}
+END_TEST
+
+/* The all-reduce's two regimes on 8 x H200 (450 GB/s one way): small messages at 0.6 (270 GB/s)
+ * after 30 us, large ones at 1.0 (450 GB/s) after 60 us; it takes the faster.
+ * 1 MB: 2 x 7/8 x 1e6 = 1.75e6 B: small 1.75e6 / 270e9 = 6.4815 us + 30 = 36.4815 us; bulk
+ * 3.8889 + 60 = 63.8889 us -> 36.4815 us.
+ * 16 MB: 28e6 B: small 103.7037 + 30 = 133.7037 us; bulk 62.2222 + 60 = 122.2222 us -> 122.2222 us.
+ * They cross where 30 + m / 270e9 = 60 + m / 450e9: m = 30e-6 / (1/270e9 - 1/450e9) = 20.25e6 B
+ * moved (11.571 MB a GPU), both 105 us.
+ * A stack whose kernels reach half (kernel factor 0.5) halves both rates: 16 MB small 207.4074 + 30
+ * = 237.4074 us, bulk 124.4444 + 60 = 184.4444 us.
+ * The shipped Hopper figures (29.4 us at 0.598, 57.8 us at 1.017) at 16 MB: small 28e6 / 269.1e9 =
+ * 104.0505 + 29.4 = 133.4505 us, bulk 28e6 / 457.65e9 = 61.1821 + 57.8 = 118.9821 us, where NCCL
+ * measured 8 x H100 at 234.5 GB/s of bus bandwidth, 28e6 / 234.5e9 = 119.403 us (reference.md D.3);
+ * at 1 MB small 1.75e6 / 269.1e9 = 6.5032 + 29.4 = 35.9032 us (8 x H200 measured 53.0 GB/s: 33.02 us). */
+START_TEST(allreduce_two_regimes)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
+  ArchProfile a = { .nvlink_efficiency = 0.8, .allreduce_efficiency = 0.6, .allreduce_latency = 30e-6,
+                    .allreduce_bulk_efficiency = 1.0, .allreduce_bulk_latency = 60e-6 };
+  ArchStackProfile on = { 0 };
+  CommLinks l;
+  comm_links(h200, &a, &on, 1.0, &l);
+  ck_assert_close(comm_allreduce(&l, 8, 1e6), 36.4815e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&l, 8, 16e6), 122.2222e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&l, 8, 20.25e6 * 8 / 14), 105e-6, 1e-9);
+  comm_links(h200, &a, &on, 0.5, &l);
+  ck_assert_close(comm_allreduce(&l, 8, 16e6), 184.4444e-6, 1e-5);
+  Profile p;
+  profile_defaults(&p);
+  comm_links(h200, &p.arch[ARCH_HOPPER], &on, 1.0, &l);
+  ck_assert_close(comm_allreduce(&l, 8, 16e6), 118.9821e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&l, 8, 1e6), 35.9032e-6, 1e-5);
+  profile_clear(&p);
 }
 END_TEST
 
@@ -1585,6 +1626,7 @@ int main(void)
   tcase_add_test(tc, fp8_mla_decode_attention);
   tcase_add_test(tc, attention_exponentials_bound);
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
+  tcase_add_test(tc, allreduce_two_regimes);
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
   tcase_add_test(tc, expected_experts_popular);

@@ -130,9 +130,17 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
   if (f->p2p_bw > 0)
     g_string_append_printf(s, "  peer copy  %7.1f GB/s GPU 0 -> 1 (NVLink one way: %.0f GB/s)\n", f->p2p_bw / 1e9,
                            sys->nvlink_bandwidth / 2e9);
-  if (f->nccl_rows)
-    g_string_append_printf(s, "  NCCL       nvlink_efficiency %.3f, collective_latency %.1f us (%u all-reduce / "
-                           "all-to-all rows)\n", f->nvlink_efficiency, f->collective_latency * 1e6, f->nccl_rows);
+  if (f->alltoall_rows)
+    g_string_append_printf(s, "  NCCL       nvlink_efficiency %.3f, collective_latency %.1f us (%u all-to-all rows)\n",
+                           f->nvlink_efficiency, f->collective_latency * 1e6, f->alltoall_rows);
+  if (f->allreduce_rows && f->allreduce_split > 0)
+    g_string_append_printf(s, "  all-reduce %.1f us + bytes at %.3f of NVLink one way; from %.3g MB moved a GPU, "
+                           "%.1f us + bytes at %.3f (%u rows)\n", f->allreduce_latency * 1e6, f->allreduce_efficiency,
+                           f->allreduce_split / 1e6, f->allreduce_bulk_latency * 1e6, f->allreduce_bulk_efficiency,
+                           f->allreduce_rows);
+  else if (f->allreduce_rows)
+    g_string_append_printf(s, "  all-reduce %.1f us + bytes at %.3f of NVLink one way, one line for every size "
+                           "(%u rows)\n", f->allreduce_latency * 1e6, f->allreduce_efficiency, f->allreduce_rows);
   if (f->launch > 0)
     g_string_append_printf(s, "  launch     %7.2f us per empty kernel (reported; the stack overheads are the "
                            "framework's)\n", f->launch * 1e6);
