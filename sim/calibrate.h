@@ -19,8 +19,9 @@
  * relative error, and the all-reduce's two regimes (allreduce_latency and _efficiency for small
  * messages, allreduce_bulk_latency and _efficiency for large ones) from its times by size: one
  * such line below a size and another above it, the split where the two fit best (one line for
- * both where two fit no better); exp_efficiency, the special-function units' exponentials per second in a tight
- * MUFU.EX2 loop over the catalog's gpu.exp_rate (the bound a fused attention's softmax meets).
+ * both where two fit no better); exp_efficiency, the special-function units' exponentials per
+ * second in a tight MUFU.EX2 loop over the catalog's gpu.exp_rate (the bound a fused attention's
+ * softmax meets).
  * Launch overhead, decode-attention read rates, prefill attention's GEMM rate, peer-copy and host-link
  * figures are reported, not fitted:
  * the stack's overheads are the framework's, which framework-free kernels cannot see. Board power
