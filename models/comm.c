@@ -5,13 +5,13 @@ void comm_links(const SystemSpec *s, const ArchProfile *a, const ArchStackProfil
                 CommLinks *out)
 {
   /* catalog NVLink figures count both directions; a ring uses one direction of each link */
-  out->nvlink_bw = s->nvlink_bandwidth / 2.0 * a->nvlink_efficiency * kernel_efficiency;
+  double one_way = s->nvlink_bandwidth / 2.0 * kernel_efficiency;
+  out->nvlink_bw = one_way * a->nvlink_efficiency;
   out->nic_bw = s->nic_bandwidth * a->nic_efficiency;
   out->latency = a->collective_latency;
   out->nic_latency = on->nic_latency;
   out->nic_a2a_latency = on->nic_alltoall_latency;
   out->domain = s->nvlink_domain_gpus;
-  double one_way = s->nvlink_bandwidth / 2.0 * kernel_efficiency;
   out->allreduce_bw[0] = one_way * a->allreduce_efficiency;
   out->allreduce_bw[1] = one_way * a->allreduce_bulk_efficiency;
   out->allreduce_latency[0] = a->allreduce_latency;
