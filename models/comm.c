@@ -14,15 +14,17 @@ void comm_links(const SystemSpec *s, const ArchProfile *a, const ArchStackProfil
   out->domain = s->nvlink_domain_gpus;
   out->allreduce_bw[0] = one_way * a->allreduce_efficiency;
   out->allreduce_bw[1] = one_way * a->allreduce_bulk_efficiency;
+  out->allreduce_bw[2] = one_way * a->allreduce_nvls_efficiency;
   out->allreduce_latency[0] = a->allreduce_latency;
   out->allreduce_latency[1] = a->allreduce_bulk_latency;
+  out->allreduce_latency[2] = a->allreduce_nvls_latency;
 }
 
 void comm_links_share(CommLinks *l, double share)
 {
   l->nvlink_bw *= share;
-  l->allreduce_bw[0] *= share;
-  l->allreduce_bw[1] *= share;
+  for (int i = 0; i < 3; i++)
+    l->allreduce_bw[i] *= share;
 }
 
 double comm_allreduce(const CommLinks *l, int n, double bytes)
@@ -30,9 +32,13 @@ double comm_allreduce(const CommLinks *l, int n, double bytes)
   if (n <= 1)
     return 0;
   double moved = 2.0 * (n - 1) / n * bytes;
-  if (n <= l->domain) /* the faster of NCCL's two regimes (comm.h) */
-    return MIN(moved / l->allreduce_bw[0] + l->allreduce_latency[0],
-               moved / l->allreduce_bw[1] + l->allreduce_latency[1]);
+  if (n <= l->domain) { /* the fastest of what NCCL runs (comm.h) */
+    double t = MIN(moved / l->allreduce_bw[0] + l->allreduce_latency[0],
+                   moved / l->allreduce_bw[1] + l->allreduce_latency[1]);
+    if (l->allreduce_bw[2] > 0) /* up to the switch and back: (n+1)/n of the message each way */
+      t = MIN(t, (n + 1.0) / n * bytes / l->allreduce_bw[2] + l->allreduce_latency[2]);
+    return t;
+  }
   /* Leaving the domain, the ring is split into one channel per GPU of the domain, each crossing
    * on its own GPU's NIC: a NIC carries 1/g of the ring's traffic while NVLink carries the rest,
    * the two pipelined (NCCL's rings over multi-NIC nodes; the same volume as a hierarchical

@@ -11,7 +11,7 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
 
 /* The hardware layer's keys, with each architecture's figures as defaults (sources in
  * docs/validation.md, "Two layers"); fractions of a datasheet peak are at most 1. */
-#define ARCH_KEYS(name, i, d_hbm, d_gemm, d_fp4, d_fp8, d_block, d_half_m, d_tile, d_block_tile, d_attention, d_latency, d_ar_latency, d_ar_eff, d_bulk_latency, d_bulk_eff)                                  \
+#define ARCH_KEYS(name, i, d_hbm, d_gemm, d_fp4, d_fp8, d_block, d_half_m, d_tile, d_block_tile, d_attention, d_latency, d_ar_latency, d_ar_eff, d_bulk_latency, d_bulk_eff, d_nvls_latency, d_nvls_eff)                                  \
   { name, KT_GROUP, 0, NULL, "the hardware layer of this GPU architecture: what its kernels reach (measured or published)", 0, NULL, 0, NULL, NULL, 0, 0 }, \
   { name ".hbm_efficiency", KT_NUMBER, DIM_FRACTION, d_hbm, "fraction of HBM bandwidth a streaming copy reaches", offsetof(Profile, arch[i].hbm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".gemm_efficiency", KT_NUMBER, DIM_FRACTION, d_gemm, "fraction of dense BF16 peak reached by large GEMMs (cuBLAS)", offsetof(Profile, arch[i].gemm_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
@@ -28,8 +28,10 @@ const char *const kv_pool_names[] = { "free-memory", "static", "utilization", NU
   { name ".collective_latency", KT_NUMBER, DIM_TIME, d_latency, "time of one all-to-all or transfer in the NVLink domain besides its bytes (NCCL)", offsetof(Profile, arch[i].collective_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".allreduce_latency", KT_NUMBER, DIM_TIME, d_ar_latency, "all-reduce in the NVLink domain, small messages (NCCL's low-latency protocol): time besides its bytes", offsetof(Profile, arch[i].allreduce_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
   { name ".allreduce_efficiency", KT_NUMBER, DIM_FRACTION, d_ar_eff, "all-reduce, small messages: fraction of one-way NVLink bandwidth its ring reaches", offsetof(Profile, arch[i].allreduce_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
-  { name ".allreduce_bulk_latency", KT_NUMBER, DIM_TIME, d_bulk_latency, "all-reduce in the NVLink domain, large messages (NCCL's bulk protocol, NVLS where the switch has it): time besides its bytes", offsetof(Profile, arch[i].allreduce_bulk_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
-  { name ".allreduce_bulk_efficiency", KT_NUMBER, DIM_NONE, d_bulk_eff, "all-reduce, large messages: one-way NVLink bandwidth it reaches as a ring's share (NVLS's in-switch reduction passes 1)", offsetof(Profile, arch[i].allreduce_bulk_efficiency), NULL, KT_POSITIVE, NULL, NULL, 2, 0 }, \
+  { name ".allreduce_bulk_latency", KT_NUMBER, DIM_TIME, d_bulk_latency, "all-reduce in the NVLink domain, large messages by the ring (NCCL's bulk protocol): time besides its bytes", offsetof(Profile, arch[i].allreduce_bulk_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".allreduce_bulk_efficiency", KT_NUMBER, DIM_FRACTION, d_bulk_eff, "all-reduce, large messages by the ring: fraction of one-way NVLink bandwidth it reaches", offsetof(Profile, arch[i].allreduce_bulk_efficiency), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
+  { name ".allreduce_nvls_latency", KT_NUMBER, DIM_TIME, d_nvls_latency, "all-reduce in the NVLink domain reduced inside the NVSwitch (NVLink SHARP, NCCL's NVLS): time besides its bytes", offsetof(Profile, arch[i].allreduce_nvls_latency), NULL, KT_NONNEG, NULL, NULL, 0, 0 }, \
+  { name ".allreduce_nvls_efficiency", KT_NUMBER, DIM_FRACTION, d_nvls_eff, "all-reduce reduced inside the NVSwitch: fraction of one-way NVLink bandwidth its (N+1)/N of the message each way reaches (0: no such line)", offsetof(Profile, arch[i].allreduce_nvls_efficiency), NULL, KT_NONNEG, NULL, NULL, 1, 0 }, \
   { name ".stacks", KT_GROUP, 0, NULL, "the stack layer on this architecture: how the serving stacks' kernels fare (fitted)", 0, NULL, 0, NULL, NULL, 0, 0 }, \
   { name ".stacks.gemm", KT_NUMBER, DIM_FRACTION, "1", "share of the hardware's GEMM rate the stacks' dense GEMMs reach", offsetof(Profile, on[i].gemm), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
   { name ".stacks.fp4", KT_NUMBER, DIM_FRACTION, "1", "share of the hardware's FP4 GEMM rate the stacks' FP4 GEMMs reach", offsetof(Profile, on[i].fp4), NULL, KT_POSITIVE, NULL, NULL, 1, 0 }, \
@@ -89,21 +91,24 @@ static const KtKey keys[] = {
    * narrower tiles for few tokens per expert are not modelled: they fitted the rows worse
    * (docs/validation.md). Block-scaled FP8 experts run DeepGEMM instead (TensorRT-LLM's DEEPGEMM
    * MoE backend for FP8 checkpoints on B200/GB200, SGLang's DeepEP engines), whose SM100 kernels
-   * compute 128-row tiles only (block_ms = (128,)); on Hopper 64, as before. The all-reduce's two
-   * regimes are least-squares lines (weighted by relative error) through NCCL's measured times:
-   * Hopper's bulk through 8 x H100's and 8 x H200's NVLS runs of 16 MB to 1 GB (57.8 us + the
-   * ring's bytes at 458 GB/s, 1.017 of one-way NVLink 4), its small regime through 8 x H100's 1 MB
-   * and 8 MB and 8 x H200's 1 MB (29.4 us, 269 GB/s); Blackwell's bulk through 4 x GB200's ring
-   * runs of 16 MB to 1 GB (35.7 us, 650 GB/s), its small regime at Hopper's ratio of the two rates
-   * (0.588: one 1 MB run does not fix a line) through its 1 MB run (14.7 us, 382 GB/s). Each within
-   * 4% of every measured size. Blackwell Ultra: B300's cuBLAS BF16 and FP8 (78.6%, 74.5%), the rest
+   * compute 128-row tiles only (block_ms = (128,)); on Hopper 64, as before. The all-reduce's
+   * lines are least-squares lines (weighted by relative error) through NCCL's measured times:
+   * Hopper's switch line (NVLS) through 8 x H100's and 8 x H200's NVLS runs of 16 MB to 1 GB (57.8
+   * us + 9/8 of the message each way at 65.4% of one-way NVLink 4: the ring's count of the same
+   * line read 1.017), its ring's bulk line at NCCL's own 370 of 450 GB/s (82.2%; NVIDIA/nccl-tests
+   * #212, nccl#1455: ring runs of 2-8 H100s at 365-370 GB/s of bus bandwidth) with the switch
+   * line's latency, an estimate, its small regime through 8 x H100's 1 MB and 8 MB and 8 x H200's
+   * 1 MB (29.4 us, 269 GB/s); Blackwell's bulk through 4 x GB200's ring runs of 16 MB to 1 GB (35.7
+   * us, 650 GB/s), no switch line (no measured run), its small regime at Hopper's ratio of the
+   * two rates (0.588: one 1 MB run does not fix a line) through its 1 MB run (14.7 us, 382 GB/s).
+   * Each within 4% of every measured size. Blackwell Ultra: B300's cuBLAS BF16 and FP8 (78.6%, 74.5%), the rest
    * Blackwell's. Rubin and Rubin Ultra: Blackwell's, not measured. (../shared/data/reference.md
    * D.1-D.4.) */
-  ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "64", "0.75", "28 us", "29.4 us", "0.598", "57.8 us", "1.017"),
-  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722"),
-  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722"),
-  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722"),
-  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722"),
+  ARCH_KEYS("hopper", 0, "0.944663", "0.861283", "0.6", "0.865458", "0.84093", "45.9896", "64", "64", "0.75", "28 us", "29.4 us", "0.598", "57.8 us", "0.822", "57.8 us", "0.653786"),
+  ARCH_KEYS("blackwell", 1, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722", "0 s", "0"),
+  ARCH_KEYS("blackwell-ultra", 2, "0.92", "0.786", "0.763", "0.948", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722", "0 s", "0"),
+  ARCH_KEYS("rubin", 3, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722", "0 s", "0"),
+  ARCH_KEYS("rubin-ultra", 4, "0.92", "0.776", "0.763", "0.983", "0.84093", "46", "64", "128", "0.71", "16.5 us", "14.7 us", "0.425", "35.7 us", "0.722", "0 s", "0"),
   /* TensorRT-LLM's scheduler defaults: GUARANTEED_NO_EVICT admission (each request's KV cache for
    * its whole prompt and output), attention_dp_config timeout_iters 50, batching_wait_iters 10.
    * SGLang and vLLM admit on an estimate of the tokens to come and retract or preempt. TensorRT-LLM's

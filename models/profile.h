@@ -56,13 +56,16 @@ typedef struct {
   double nvlink_efficiency;   /* fraction of unidirectional NVLink bandwidth collectives reach */
   double nic_efficiency;      /* the same for the scale-out NIC */
   double collective_latency;  /* s per collective call (all-to-all, transfer) in the NVLink domain */
-  /* The all-reduce inside the NVLink domain in NCCL's two regimes (comm.h): small messages go by a
-   * low-latency protocol whose stores carry flags beside the data, so it reaches less of the links;
-   * large ones by the bulk protocol (NVLS's reduction inside the NVSwitch where the switch has it),
-   * which starts later but reaches more, NVLS beyond the ring's bound (its efficiency may pass 1).
-   * Each is a latency and a fraction of one-way NVLink bandwidth; an all-reduce takes the faster. */
+  /* The all-reduce inside the NVLink domain as NCCL runs it (comm.h): small messages by the ring's
+   * low-latency protocol, whose stores carry flags beside the data, so it reaches less of the links;
+   * large ones by the ring's bulk protocol, which starts later but reaches more; and, where the
+   * NVSwitch reduces (NVLink SHARP, NCCL's NVLS), by the switch: each GPU sends its data up and gets
+   * the sums back once, (N+1)/N of the message each way where a ring moves 2(N-1)/N, so past 4 GPUs
+   * it beats the ring. Each is a latency and a fraction of one-way NVLink bandwidth (of the bytes
+   * its own algorithm moves); an all-reduce takes the fastest. nvls_efficiency 0: no NVLS line. */
   double allreduce_latency, allreduce_efficiency;
   double allreduce_bulk_latency, allreduce_bulk_efficiency;
+  double allreduce_nvls_latency, allreduce_nvls_efficiency;
 } ArchProfile;
 
 /* The stack layer on one architecture: how far the serving stacks' kernels fall short of the

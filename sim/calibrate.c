@@ -403,7 +403,7 @@ static double moved(const BenchRow *r, const char *variant)
 }
 
 typedef struct {
-  double moved, seconds;
+  double moved, seconds, gpus;
 } CollectiveTime;
 
 static int by_moved(gconstpointer a, gconstpointer b)
@@ -420,7 +420,7 @@ static GArray *collective_times(const BenchData *d, const char *variant)
     const BenchRow *r = &g_array_index(d->rows, BenchRow, i);
     double x = moved(r, variant);
     if (x > 0)
-      g_array_append_val(out, ((CollectiveTime){ x, r->seconds }));
+      g_array_append_val(out, ((CollectiveTime){ x, r->seconds, r->m }));
   }
   g_array_sort(out, by_moved);
   return out;
@@ -496,6 +496,11 @@ static void fit_collectives(const BenchData *d, const SystemSpec *sys, Calibrati
     out->allreduce_latency = MAX(0.0, l.latency);
     out->allreduce_bulk_efficiency = 1 / bulk.s_per_byte / one_way;
     out->allreduce_bulk_latency = MAX(0.0, bulk.latency);
+    /* the same times as the switch's reduction: (n+1)/n of the message each way where the ring's
+     * reading counts 2(n-1)/n, over the largest run's GPUs */
+    double n = g_array_index(ar, CollectiveTime, ar->len - 1).gpus;
+    out->allreduce_gpus = n;
+    out->allreduce_nvls_efficiency = out->allreduce_bulk_efficiency * (n + 1) / (2 * (n - 1));
     out->allreduce_rows = ar->len;
   }
 }
@@ -612,7 +617,7 @@ gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit
  * grouped GEMMs' tile is reported, not set: cuBLAS's batched kernel is not the grouped kernel a
  * serving stack runs its experts with (DeepGEMM, CUTLASS, Triton), and on an H200 it behaves as a
  * 155-row tile where the measured rows want 16-64 (docs/validation.md, "The grouped GEMMs"). */
-typedef enum { BY_FIGURE, BY_ALLTOALL, BY_ALLREDUCE } MeasuredBy;
+typedef enum { BY_FIGURE, BY_ALLTOALL, BY_ALLREDUCE, BY_ALLREDUCE_RING, BY_ALLREDUCE_NVLS } MeasuredBy;
 
 static const struct {
   const char *key;
@@ -630,22 +635,44 @@ static const struct {
   { "collective_latency", offsetof(CalibrationFit, collective_latency), BY_ALLTOALL },
   { "allreduce_latency", offsetof(CalibrationFit, allreduce_latency), BY_ALLREDUCE },
   { "allreduce_efficiency", offsetof(CalibrationFit, allreduce_efficiency), BY_ALLREDUCE },
-  { "allreduce_bulk_latency", offsetof(CalibrationFit, allreduce_bulk_latency), BY_ALLREDUCE },
-  { "allreduce_bulk_efficiency", offsetof(CalibrationFit, allreduce_bulk_efficiency), BY_ALLREDUCE },
+  { "allreduce_bulk_latency", offsetof(CalibrationFit, allreduce_bulk_latency), BY_ALLREDUCE_RING },
+  { "allreduce_bulk_efficiency", offsetof(CalibrationFit, allreduce_bulk_efficiency), BY_ALLREDUCE_RING },
+  { "allreduce_nvls_latency", offsetof(CalibrationFit, allreduce_bulk_latency), BY_ALLREDUCE_NVLS },
+  { "allreduce_nvls_efficiency", offsetof(CalibrationFit, allreduce_nvls_efficiency), BY_ALLREDUCE_NVLS },
 };
+
+/* Whether NCCL ran the runs' large all-reduces in the switch (NVLS) rather than as a ring: where no
+ * ring moves bytes that fast (its reading above 1), or where P (the profile they go into, NULL:
+ * none) has a switch line for the architecture and the runs beat its ring line, which NCCL would
+ * have run had it been the faster. Never where the switch's reading would pass its bound (a ring
+ * of 2 GPUs moves less than the switch does). The answer is the same before and after
+ * calibrate_apply writes the runs into P. */
+static gboolean bulk_is_nvls(const CalibrationFit *fit, const SystemSpec *sys, const Profile *p)
+{
+  if (!(fit->allreduce_rows > 0) || !(fit->allreduce_nvls_efficiency <= 1))
+    return FALSE;
+  const ArchProfile *a = p ? &p->arch[sys->arch] : NULL;
+  return fit->allreduce_bulk_efficiency > 1 ||
+         (a && a->allreduce_nvls_efficiency > 0 && fit->allreduce_bulk_efficiency > a->allreduce_bulk_efficiency);
+}
 
 static double fit_figure(const CalibrationFit *fit, gsize i)
 {
   return *(const double *)((const char *)fit + measured[i].fit);
 }
 
-static gboolean is_measured(const CalibrationFit *fit, gsize i)
+/* Whether calibrate_apply writes key I of FIT into P (NULL: a profile without a switch line). */
+static gboolean is_measured(const CalibrationFit *fit, gsize i, const SystemSpec *sys, const Profile *p)
 {
   switch (measured[i].by) {
   case BY_ALLTOALL:
     return fit->alltoall_rows > 0;
   case BY_ALLREDUCE:
     return fit->allreduce_rows > 0;
+  case BY_ALLREDUCE_RING:
+    return fit->allreduce_rows > 0 && !bulk_is_nvls(fit, sys, p);
+  case BY_ALLREDUCE_NVLS:
+    return bulk_is_nvls(fit, sys, p);
   default:
     return fit_figure(fit, i) > 0;
   }
@@ -664,7 +691,10 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
     /* a share of the datasheet's peak above 1 (above its key's bound for a factor) is a run faster
      * than the hardware: a wrong column, or the runs of another GPU than the catalog entry's */
     gboolean above = (key->dim == DIM_FRACTION && v > 1) || (key->max > 0 && v > key->max);
-    if (!isfinite(v) || (is_measured(fit, i) && above)) {
+    /* the large all-reduces' ring reading passes 1 only as the switch's, whose reading must not */
+    gboolean as_ring_beyond = measured[i].fit == offsetof(CalibrationFit, allreduce_bulk_efficiency) &&
+                              fit->allreduce_rows > 0 && v > 1 && !bulk_is_nvls(fit, sys, NULL);
+    if (!isfinite(v) || (is_measured(fit, i, sys, NULL) && above) || as_ring_beyond) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs give %s = %g: not a measurement of %s (check the "
                   "runs' SECONDS and BYTES columns, and --system)", path, v, sys->id);
       return FALSE;
@@ -688,8 +718,13 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
 
 void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *p)
 {
+  gboolean nvls = bulk_is_nvls(fit, sys, p); /* decided on P as it was */
   for (gsize i = 0; i < G_N_ELEMENTS(measured); i++) {
-    if (!is_measured(fit, i))
+    MeasuredBy by = measured[i].by;
+    gboolean write = by == BY_ALLREDUCE_RING ? fit->allreduce_rows > 0 && !nvls
+                     : by == BY_ALLREDUCE_NVLS ? nvls
+                                              : is_measured(fit, i, sys, p);
+    if (!write)
       continue;
     g_autofree char *path = g_strdup_printf("%s.%s", gpu_arch_names[sys->arch], measured[i].key);
     const KtKey *key = kt_find(&profile_table, path);
@@ -697,11 +732,11 @@ void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *
   }
 }
 
-char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys)
+char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys, const Profile *p)
 {
   GString *s = g_string_new(NULL);
   for (gsize i = 0; i < G_N_ELEMENTS(measured); i++)
-    if (is_measured(fit, i))
+    if (is_measured(fit, i, sys, p))
       g_string_append_printf(s, "%s%s.%s", s->len ? "," : "", gpu_arch_names[sys->arch], measured[i].key);
   return g_string_free(s, FALSE);
 }

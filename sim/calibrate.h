@@ -17,7 +17,8 @@
  * GPUs, nvlink_efficiency and collective_latency from NCCL all-to-all times,
  * t = latency + bytes moved / (NVLink one way x efficiency) as comm.c has it, least squares on
  * relative error, and the all-reduce's two regimes (allreduce_latency and _efficiency for small
- * messages, allreduce_bulk_latency and _efficiency for large ones) from its times by size: one
+ * messages; for large ones the ring's allreduce_bulk_latency and _efficiency, or the NVSwitch's
+ * allreduce_nvls_latency and _efficiency where NCCL ran them there) from its times by size: one
  * such line below a size and another above it, the split where the two fit best (one line for
  * both where two fit no better); exp_efficiency, the special-function units' exponentials per
  * second in a tight MUFU.EX2 loop over the catalog's gpu.exp_rate (the bound a fused attention's
@@ -64,8 +65,13 @@ typedef struct {
   double bf16_flops, fp8_flops, fp8_block_flops, fp4_flops; /* FLOP/s, best GEMM rate (0: none) */
   double nvlink_efficiency, collective_latency; /* from the all-to-alls (when alltoall_rows > 0) */
   guint alltoall_rows;
-  /* from the all-reduces (when allreduce_rows > 0): small messages' regime and large ones' */
+  /* from the all-reduces (when allreduce_rows > 0): small messages' regime and large ones', the
+   * large ones' rate read as a ring's (allreduce_bulk_efficiency, above 1 where only the switch's
+   * reduction moves bytes that fast) and as the switch's (allreduce_nvls_efficiency) over the
+   * runs' allreduce_gpus GPUs; calibrate_apply writes the one NCCL ran (calibrate.c) */
   double allreduce_latency, allreduce_efficiency, allreduce_bulk_latency, allreduce_bulk_efficiency;
+  double allreduce_nvls_efficiency;
+  double allreduce_gpus;
   guint allreduce_rows;
   double allreduce_split;      /* B moved a GPU where the large messages' regime starts (0: one line) */
   double p2p_bw;               /* B/s, one direction GPU 0 -> 1 (0: one GPU) */
@@ -109,10 +115,12 @@ const SystemSpec *calibrate_match_system(const GPtrArray *systems, const char *d
 /* Fits D against SYS's datasheet. FALSE (with why) when D has no HBM or no GEMM rows. */
 gboolean calibrate_fit(const BenchData *d, const SystemSpec *sys, CalibrationFit *out, GError **error);
 
-/* Writes FIT into P's entry for SYS's architecture. */
+/* Writes FIT into P's entry for SYS's architecture: the large all-reduces as the switch's
+ * reduction where NCCL ran them so (calibrate.c, bulk_is_nvls), else as the ring's bulk regime. */
 void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *p);
-/* The profile keys calibrate_apply sets, comma-separated ("hopper.hbm_efficiency,..."): what
- * `aifsim fit --hold` keeps when the stacks are fitted around a measured profile. */
-char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys);
+/* The profile keys calibrate_apply sets (or set) in P, comma-separated
+ * ("hopper.hbm_efficiency,..."): what `aifsim fit --hold` keeps when the stacks are fitted around
+ * a measured profile. */
+char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys, const Profile *p);
 
 #endif

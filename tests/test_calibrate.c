@@ -161,7 +161,7 @@ START_TEST(fit_grouped_tiles)
     double before = p.arch[ARCH_HOPPER].grouped_tile_m;
     calibrate_apply(&f, h200, &p);
     ck_assert(p.arch[ARCH_HOPPER].grouped_tile_m == before);
-    g_autofree char *keys = calibrate_measured_keys(&f, h200);
+    g_autofree char *keys = calibrate_measured_keys(&f, h200, &p);
     ck_assert_msg(!strstr(keys, "grouped_tile_m"), "%s", keys);
     profile_clear(&p);
     bench_data_clear(&d);
@@ -206,7 +206,7 @@ START_TEST(fit_exponentials)
   ck_assert(p.arch[ARCH_HOPPER].exp_efficiency == 1);
   calibrate_apply(&f, h200, &p);
   ck_assert_close(p.arch[ARCH_HOPPER].exp_efficiency, 1.09994, 1e-5);
-  g_autofree char *keys = calibrate_measured_keys(&f, h200);
+  g_autofree char *keys = calibrate_measured_keys(&f, h200, &p);
   ck_assert_msg(strstr(keys, "hopper.exp_efficiency"), "%s", keys);
   profile_clear(&p);
   SystemSpec unknown = *h200; /* a shallow copy, never cleared */
@@ -214,7 +214,7 @@ START_TEST(fit_exponentials)
   ck_assert(calibrate_fit(&d, &unknown, &f, &err));
   ck_assert_close(f.exp_rate, 4.28977e12, 1e-5);
   ck_assert(f.exp_efficiency == 0);
-  g_autofree char *none = calibrate_measured_keys(&f, &unknown);
+  g_autofree char *none = calibrate_measured_keys(&f, &unknown, NULL);
   ck_assert_msg(!strstr(none, "exp_efficiency"), "%s", none);
   bench_data_clear(&d);
   /* a loop 10x the catalog's rate (SECONDS a digit short) is not this GPU's: refused, said why */
@@ -286,7 +286,7 @@ START_TEST(fit_fp4)
   ck_assert_close(f.gemm_efficiency, 0.7, 0.002);
   ck_assert_close(f.fp4_efficiency, 0.7 * 0.8, 0.004);
   ck_assert(f.fp4_flops > 0);
-  g_autofree char *keys = calibrate_measured_keys(&f, b200);
+  g_autofree char *keys = calibrate_measured_keys(&f, b200, NULL);
   ck_assert_msg(strstr(keys, "blackwell.fp4_efficiency"), "%s", keys);
   Profile p;
   profile_defaults(&p);
@@ -375,14 +375,28 @@ START_TEST(match_system)
 }
 END_TEST
 
-/* Collectives on 8 x H200 (NVLink 4: 450 GB/s one way) come back out. All-to-alls on one line:
- * 23 us + 7/8 x bytes at 0.78 (351 GB/s). All-reduces in two regimes, each time the faster: small
- * messages 30 us + 2 x 7/8 x bytes at 0.6 (270 GB/s), large ones 60 us + the same at 1.0 (450 GB/s);
- * they cross at 20.25 MB moved (test_model allreduce_two_regimes), so of the sizes here (8 KiB x
- * 4^k to 128 MiB: 1.75 x size moved) the six up to 8 MiB (14.7 MB moved) are the small regime's
- * and the two from 32 MiB (58.7 MB) the bulk's: the split at 58.7 MB leaves no residual, any
- * other leaves some. Runs on one line give both regimes that line. One GPU's run leaves the
- * profile's collective figures alone. */
+/* Collectives on N x H200 (NVLink 4: 450 GB/s one way) come back out. All-to-alls on one line:
+ * 23 us + (N-1)/N x bytes at 0.78 (351 GB/s). All-reduces in two regimes, each time the faster:
+ * small messages 30 us + 2(N-1)/N x bytes at 0.6 (270 GB/s), large ones 60 us + the same at BULK
+ * as a ring reads them. On 8 GPUs with BULK 1.0 they cross at 20.25 MB moved (test_model
+ * all_reduce_algorithms), so of the sizes here (8 KiB x 4^k to 128 MiB: 1.75 x size moved) the six
+ * up to 8 MiB (14.7 MB moved) are the small regime's and the two from 32 MiB (58.7 MB) the bulk's:
+ * the split at 58.7 MB leaves no residual, any other leaves some (BULK 0.8 crosses at 32.4 MB
+ * moved, 30e-6 x 450e9 / (1/0.6 - 1/0.8): the same split). Runs on one line give both regimes that
+ * line.
+ * Which line the large ones write: read as the switch's reduction, (N+1)/N of the message each way
+ * where a ring's reading counts 2(N-1)/N, BULK x (N+1) / (2(N-1)): 1.0 on 8 GPUs is 9/14 = 0.642857,
+ * 1.2 is 0.771429; 1.0 on 4 GPUs 5/6 = 0.833333; 0.9 on 2 GPUs 1.35, past the bound.
+ * - 8 GPUs, 1.0, the shipped profile (a switch line, the ring's bulk at 0.822): faster than its
+ *   ring, so NCCL ran the switch's: allreduce_nvls_* written (60 us, 0.642857), the ring's kept.
+ * - 4 GPUs, 1.0, the same: 0.833333 as the switch's.
+ * - 8 GPUs, 0.8, the same: no faster than its ring (0.822): the ring's bulk line, 0.8.
+ * - 8 GPUs, 1.2, a profile with no switch line: no ring moves that much, the switch's (0.771429).
+ * - 8 GPUs, 0.6 (one line), the shipped profile: the ring's, 0.6 for both.
+ * - 2 GPUs, 0.9, the shipped profile: faster than its ring, but as the switch's it would read 1.35:
+ *   the ring's, 0.9.
+ * - 2 GPUs, 1.2: faster than a ring, and 1.8 as the switch's: not a measurement, refused.
+ * One GPU's run leaves the profile's collective figures alone. */
 START_TEST(fit_collectives)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -390,38 +404,77 @@ START_TEST(fit_collectives)
   Truth t = { 0.7, 64, 0.85, 0, 1, 0, 0 };
   g_autofree char *base = synthetic(h200, &t);
   double one_way = h200->nvlink_bandwidth / 2;
-  for (int two = 1; two >= 0; two--) {
+  const struct {
+    int gpus;
+    double bulk;              /* as a ring reads it; 0.6: one line */
+    gboolean switch_line;     /* the profile has one */
+    double written;           /* -1: refused */
+    gboolean nvls;
+  } cases[] = {
+    { 8, 1.0, TRUE, 0.642857, TRUE },  { 4, 1.0, TRUE, 0.833333, TRUE }, { 8, 0.8, TRUE, 0.8, FALSE },
+    { 8, 1.2, FALSE, 0.771429, TRUE }, { 8, 0.6, TRUE, 0.6, FALSE },     { 2, 0.9, TRUE, 0.9, FALSE },
+    { 2, 1.2, TRUE, -1, FALSE },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS(cases); k++) {
+    double n = cases[k].gpus, ring = 2 * (n - 1) / n;
+    gboolean two = cases[k].bulk != 0.6;
     GString *s = g_string_new(base);
     for (double bytes = 8192; bytes <= 512e6; bytes *= 4) {
-      double moved = 2 * 7.0 / 8 * bytes, small = 30e-6 + moved / (0.6 * one_way);
-      double bulk = two ? 60e-6 + moved / (1.0 * one_way) : small;
-      g_string_append_printf(s, "nccl,allreduce,8,,,%.0f,%.9g\n", bytes, MIN(small, bulk));
-      g_string_append_printf(s, "nccl,alltoall,8,,,%.0f,%.9g\n", bytes, 23e-6 + 7.0 / 8 * bytes / (0.78 * one_way));
+      double moved = ring * bytes, small = 30e-6 + moved / (0.6 * one_way);
+      double bulk = two ? 60e-6 + moved / (cases[k].bulk * one_way) : small;
+      g_string_append_printf(s, "nccl,allreduce,%d,,,%.0f,%.9g\n", cases[k].gpus, bytes, MIN(small, bulk));
+      g_string_append_printf(s, "nccl,alltoall,%d,,,%.0f,%.9g\n", cases[k].gpus, bytes,
+                             23e-6 + (n - 1) / n * bytes / (0.78 * one_way));
     }
     g_string_append(s, "p2p,unidirectional,2,,,268435456,0.000671\n");
     BenchData d;
     g_autoptr(GError) err = NULL;
     ck_assert(bench_parse(s->str, "synthetic", &d, &err));
     CalibrationFit f;
-    ck_assert(calibrate_fit(&d, h200, &f, &err));
+    gboolean fitted = calibrate_fit(&d, h200, &f, &err);
+    ck_assert(fitted == (cases[k].written > 0));
+    if (!fitted) {
+      ck_assert(strstr(err->message, "allreduce_bulk_efficiency"));
+      bench_data_clear(&d);
+      g_string_free(s, TRUE);
+      continue;
+    }
     ck_assert_uint_eq(f.alltoall_rows, 8);
     ck_assert_uint_eq(f.allreduce_rows, 8);
     ck_assert_close(f.nvlink_efficiency, 0.78, 1e-6);
     ck_assert_close(f.collective_latency, 23e-6, 1e-6);
     ck_assert_close(f.allreduce_efficiency, 0.6, 1e-6);
     ck_assert_close(f.allreduce_latency, 30e-6, 1e-6);
-    ck_assert_close(f.allreduce_bulk_efficiency, two ? 1.0 : 0.6, 1e-6);
+    ck_assert_close(f.allreduce_bulk_efficiency, cases[k].bulk, 1e-6);
     ck_assert_close(f.allreduce_bulk_latency, two ? 60e-6 : 30e-6, 1e-6);
+    ck_assert_close(f.allreduce_gpus, n, 1e-12);
     if (two)
-      ck_assert_close(f.allreduce_split, 2 * 7.0 / 8 * 8192 * 4096, 1e-9);
+      ck_assert_close(f.allreduce_split, ring * 8192 * 4096, 1e-9);
     else
       ck_assert(f.allreduce_split == 0);
     ck_assert_close(f.p2p_bw, 268435456 / 0.000671, 1e-9);
     Profile p;
     profile_defaults(&p);
+    ArchProfile *a = &p.arch[ARCH_HOPPER];
+    if (!cases[k].switch_line)
+      a->allreduce_nvls_efficiency = 0;
+    double ring_before = a->allreduce_bulk_efficiency, switch_before = a->allreduce_nvls_efficiency;
     calibrate_apply(&f, h200, &p);
-    ck_assert_close(p.arch[ARCH_HOPPER].collective_latency, 23e-6, 1e-6);
-    ck_assert_close(p.arch[ARCH_HOPPER].allreduce_bulk_efficiency, two ? 1.0 : 0.6, 1e-6);
+    ck_assert_close(a->collective_latency, 23e-6, 1e-6);
+    ck_assert_close(a->allreduce_efficiency, 0.6, 1e-6);
+    g_autofree char *keys = calibrate_measured_keys(&f, h200, &p);
+    ck_assert(strstr(keys, "hopper.allreduce_latency") && strstr(keys, "hopper.nvlink_efficiency"));
+    if (cases[k].nvls) {
+      ck_assert_close(a->allreduce_nvls_efficiency, cases[k].written, 1e-5);
+      ck_assert_close(a->allreduce_nvls_latency, 60e-6, 1e-6);
+      ck_assert_close(a->allreduce_bulk_efficiency, ring_before, 1e-12);
+      ck_assert(strstr(keys, "hopper.allreduce_nvls_efficiency") && !strstr(keys, "allreduce_bulk"));
+    } else {
+      ck_assert_close(a->allreduce_bulk_efficiency, cases[k].written, 1e-6);
+      ck_assert_close(a->allreduce_bulk_latency, two ? 60e-6 : 30e-6, 1e-6);
+      ck_assert_close(a->allreduce_nvls_efficiency, switch_before, 1e-12);
+      ck_assert(strstr(keys, "hopper.allreduce_bulk_efficiency") && !strstr(keys, "allreduce_nvls"));
+    }
     profile_clear(&p);
     bench_data_clear(&d);
     g_string_free(s, TRUE);
@@ -436,10 +489,12 @@ START_TEST(fit_collectives)
   ck_assert_uint_eq(f.allreduce_rows, 0);
   Profile p;
   profile_defaults(&p);
-  double before = p.arch[ARCH_HOPPER].nvlink_efficiency, bulk = p.arch[ARCH_HOPPER].allreduce_bulk_efficiency;
+  double before = p.arch[ARCH_HOPPER].nvlink_efficiency, bulk = p.arch[ARCH_HOPPER].allreduce_bulk_efficiency,
+         nvls = p.arch[ARCH_HOPPER].allreduce_nvls_efficiency;
   calibrate_apply(&f, h200, &p);
   ck_assert_close(p.arch[ARCH_HOPPER].nvlink_efficiency, before, 1e-12);
   ck_assert_close(p.arch[ARCH_HOPPER].allreduce_bulk_efficiency, bulk, 1e-12);
+  ck_assert_close(p.arch[ARCH_HOPPER].allreduce_nvls_efficiency, nvls, 1e-12);
   profile_clear(&p);
   bench_data_clear(&d);
 }

@@ -168,38 +168,57 @@ START_TEST(allreduce_nvlink4_vs_5)
 }
 END_TEST
 
-/* The all-reduce's two regimes on 8 x H200 (450 GB/s one way): small messages at 0.6 (270 GB/s)
- * after 30 us, large ones at 1.0 (450 GB/s) after 60 us; it takes the faster.
- * 1 MB: 2 x 7/8 x 1e6 = 1.75e6 B: small 1.75e6 / 270e9 = 6.4815 us + 30 = 36.4815 us; bulk
- * 3.8889 + 60 = 63.8889 us -> 36.4815 us.
- * 16 MB: 28e6 B: small 103.7037 + 30 = 133.7037 us; bulk 62.2222 + 60 = 122.2222 us -> 122.2222 us.
- * They cross where 30 + m / 270e9 = 60 + m / 450e9: m = 30e-6 / (1/270e9 - 1/450e9) = 20.25e6 B
- * moved (11.571 MB a GPU), both 105 us.
- * A stack whose kernels reach half (kernel factor 0.5) halves both rates: 16 MB small 207.4074 + 30
- * = 237.4074 us, bulk 124.4444 + 60 = 184.4444 us.
- * The shipped Hopper figures (29.4 us at 0.598, 57.8 us at 1.017) at 16 MB: small 28e6 / 269.1e9 =
- * 104.0505 + 29.4 = 133.4505 us, bulk 28e6 / 457.65e9 = 61.1821 + 57.8 = 118.9821 us, where NCCL
+/* The all-reduce as NCCL runs it on H200s (450 GB/s one way): the ring's small messages at 0.6
+ * (270 GB/s) after 30 us, its large ones at 0.8 (360 GB/s) after 60 us, both moving 2(n-1)/n of
+ * the message; the switch's reduction at 0.64 (288 GB/s) after 60 us, moving (n+1)/n of it. The
+ * fastest counts.
+ * 8 GPUs, 1 MB: ring 1.75e6 B: small 1.75e6 / 270e9 = 6.4815 us + 30 = 36.4815 us; bulk 4.8611 + 60;
+ * switch 1.125e6 / 288e9 = 3.9063 + 60 -> 36.4815 us.
+ * 8 GPUs, 16 MB: small 28e6 / 270e9 = 103.7037 + 30 = 133.7037; bulk 28e6 / 360e9 = 77.7778 + 60 =
+ * 137.7778; switch 18e6 / 288e9 = 62.5 + 60 = 122.5 -> 122.5 us.
+ * 256 MB: 8 GPUs: bulk 448e6 / 360e9 = 1244.4444 + 60 = 1304.4444, switch 288e6 / 288e9 = 1000 + 60
+ * = 1060 -> 1060 us (1304.4444 without a switch line). 4 GPUs: small 384e6 / 270e9 = 1422.2222 + 30,
+ * bulk 384e6 / 360e9 = 1066.6667 + 60 = 1126.6667, switch 320e6 / 288e9 = 1111.1111 + 60 = 1171.1111
+ * -> the ring's 1126.6667 us. 2 GPUs: bulk 256e6 / 360e9 = 711.1111 + 60 = 771.1111, switch 384e6 /
+ * 288e9 = 1333.3333 + 60 -> 771.1111 us.
+ * A stack whose kernels reach half (kernel factor 0.5) halves every rate: 8 GPUs, 16 MB: small
+ * 207.4074 + 30, bulk 155.5556 + 60, switch 125 + 60 = 185 us.
+ * The shipped Hopper figures (small 29.4 us at 0.598, ring bulk 57.8 us at 0.822, switch 57.8 us at
+ * 0.653786), 8 GPUs, 16 MB: small 28e6 / 269.1e9 = 104.0505 + 29.4 = 133.4505, bulk 28e6 / 369.9e9 =
+ * 75.6961 + 57.8 = 133.4961, switch 18e6 / 294.20370e9 = 61.1821 + 57.8 = 118.9821 us, where NCCL
  * measured 8 x H100 at 234.5 GB/s of bus bandwidth, 28e6 / 234.5e9 = 119.403 us (reference.md D.3);
- * at 1 MB small 1.75e6 / 269.1e9 = 6.5032 + 29.4 = 35.9032 us (8 x H200 measured 53.0 GB/s: 33.02 us). */
-START_TEST(allreduce_two_regimes)
+ * 1 MB: small 1.75e6 / 269.1e9 = 6.5032 + 29.4 = 35.9032 us (8 x H200 measured 53.0 GB/s: 33.02 us).
+ * 4 GB on 4 GPUs: the ring's 6e9 / 369.9e9 = 16220.6 + 57.8 = 16278.4 us (the switch's 5e9 /
+ * 294.2037e9 = 16995.1 + 57.8), 368.6 GB/s of bus bandwidth where NCCL's H100 ring runs measure
+ * 365-370 from 2 to 8 GPUs; on 8 GPUs the switch's 4.5e9 / 294.2037e9 = 15295.6 + 57.8 = 15353.4 us,
+ * 7e9 / 15353.4e-6 = 455.9 GB/s (measured 475.5). */
+START_TEST(all_reduce_algorithms)
 {
   g_autoptr(Catalog) c = shipped_catalog();
   const SystemSpec *h200 = catalog_system(c, "h200-sxm-hgx8");
   ArchProfile a = { .nvlink_efficiency = 0.8, .allreduce_efficiency = 0.6, .allreduce_latency = 30e-6,
-                    .allreduce_bulk_efficiency = 1.0, .allreduce_bulk_latency = 60e-6 };
+                    .allreduce_bulk_efficiency = 0.8, .allreduce_bulk_latency = 60e-6,
+                    .allreduce_nvls_efficiency = 0.64, .allreduce_nvls_latency = 60e-6 };
   ArchStackProfile on = { 0 };
   CommLinks l;
   comm_links(h200, &a, &on, 1.0, &l);
   ck_assert_close(comm_allreduce(&l, 8, 1e6), 36.4815e-6, 1e-5);
-  ck_assert_close(comm_allreduce(&l, 8, 16e6), 122.2222e-6, 1e-5);
-  ck_assert_close(comm_allreduce(&l, 8, 20.25e6 * 8 / 14), 105e-6, 1e-9);
+  ck_assert_close(comm_allreduce(&l, 8, 16e6), 122.5e-6, 1e-9);
+  ck_assert_close(comm_allreduce(&l, 8, 256e6), 1060e-6, 1e-9);
+  ck_assert_close(comm_allreduce(&l, 4, 256e6), 1126.6667e-6, 1e-7);
+  ck_assert_close(comm_allreduce(&l, 2, 256e6), 771.1111e-6, 1e-7);
   comm_links(h200, &a, &on, 0.5, &l);
-  ck_assert_close(comm_allreduce(&l, 8, 16e6), 184.4444e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&l, 8, 16e6), 185e-6, 1e-9);
+  a.allreduce_nvls_efficiency = 0;
+  comm_links(h200, &a, &on, 1.0, &l);
+  ck_assert_close(comm_allreduce(&l, 8, 256e6), 1304.4444e-6, 1e-7);
   Profile p;
   profile_defaults(&p);
   comm_links(h200, &p.arch[ARCH_HOPPER], &on, 1.0, &l);
   ck_assert_close(comm_allreduce(&l, 8, 16e6), 118.9821e-6, 1e-5);
   ck_assert_close(comm_allreduce(&l, 8, 1e6), 35.9032e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&l, 4, 4e9), 16278.4e-6, 1e-5);
+  ck_assert_close(comm_allreduce(&l, 8, 4e9), 15353.4e-6, 1e-5);
   profile_clear(&p);
 }
 END_TEST
@@ -1626,7 +1645,7 @@ int main(void)
   tcase_add_test(tc, fp8_mla_decode_attention);
   tcase_add_test(tc, attention_exponentials_bound);
   tcase_add_test(tc, allreduce_nvlink4_vs_5);
-  tcase_add_test(tc, allreduce_two_regimes);
+  tcase_add_test(tc, all_reduce_algorithms);
   tcase_add_test(tc, nic_latencies_by_collective);
   tcase_add_test(tc, expected_experts);
   tcase_add_test(tc, expected_experts_popular);

@@ -135,9 +135,10 @@ static char *report(const BenchData *d, const SystemSpec *sys, const Calibration
                            f->nvlink_efficiency, f->collective_latency * 1e6, f->alltoall_rows);
   if (f->allreduce_rows && f->allreduce_split > 0)
     g_string_append_printf(s, "  all-reduce %.1f us + bytes at %.3f of NVLink one way; from %.3g MB moved a GPU, "
-                           "%.1f us + bytes at %.3f (%u rows)\n", f->allreduce_latency * 1e6, f->allreduce_efficiency,
+                           "%.1f us + bytes at %.3f as a ring's, %.3f as the switch's reduction over %.0f GPUs "
+                           "(%u rows)\n", f->allreduce_latency * 1e6, f->allreduce_efficiency,
                            f->allreduce_split / 1e6, f->allreduce_bulk_latency * 1e6, f->allreduce_bulk_efficiency,
-                           f->allreduce_rows);
+                           f->allreduce_nvls_efficiency, f->allreduce_gpus, f->allreduce_rows);
   else if (f->allreduce_rows)
     g_string_append_printf(s, "  all-reduce %.1f us + bytes at %.3f of NVLink one way, one line for every size "
                            "(%u rows)\n", f->allreduce_latency * 1e6, f->allreduce_efficiency, f->allreduce_rows);
@@ -219,7 +220,7 @@ int cmd_calibrate(int argc, char **argv)
     return cli_fail("calibrate", err);
   }
   calibrate_apply(&fit, sys, &prof);
-  g_autofree char *held = calibrate_measured_keys(&fit, sys);
+  g_autofree char *held = calibrate_measured_keys(&fit, sys, &prof);
   g_free(prof.source);
   guint runs = from ? g_strv_length(from) : 1;
   prof.source = g_strdup_printf("aifsim calibrate on %s (%s architecture measured%s; the rest from %s)", d.device,

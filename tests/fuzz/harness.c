@@ -367,7 +367,7 @@ int fuzz_calibration(const uint8_t *data, size_t size)
     Profile p;
     profile_defaults(&p);
     calibrate_apply(&fit, sys, &p);
-    g_free(calibrate_measured_keys(&fit, sys));
+    g_free(calibrate_measured_keys(&fit, sys, &p));
     /* the profile calibrate writes must read back */
     g_autofree char *yaml = profile_to_yaml(&p, "# calibrated\n");
     g_autofree char *path = input_file("cal.yaml", (const uint8_t *)yaml, strlen(yaml));
