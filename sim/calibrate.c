@@ -691,10 +691,9 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
     /* a share of the datasheet's peak above 1 (above its key's bound for a factor) is a run faster
      * than the hardware: a wrong column, or the runs of another GPU than the catalog entry's */
     gboolean above = (key->dim == DIM_FRACTION && v > 1) || (key->max > 0 && v > key->max);
-    /* the large all-reduces' ring reading passes 1 only as the switch's, whose reading must not */
-    gboolean as_ring_beyond = measured[i].fit == offsetof(CalibrationFit, allreduce_bulk_efficiency) &&
-                              fit->allreduce_rows > 0 && v > 1 && !bulk_is_nvls(fit, sys, NULL);
-    if (!isfinite(v) || (is_measured(fit, i, sys, NULL) && above) || as_ring_beyond) {
+    /* (the large all-reduces' ring reading passes 1 only where it is the switch's, whose reading
+     * then must not: bulk_is_nvls) */
+    if (!isfinite(v) || (is_measured(fit, i, sys, NULL) && above)) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs give %s = %g: not a measurement of %s (check the "
                   "runs' SECONDS and BYTES columns, and --system)", path, v, sys->id);
       return FALSE;
