@@ -23,7 +23,7 @@ void comm_links(const SystemSpec *s, const ArchProfile *a, const ArchStackProfil
 void comm_links_share(CommLinks *l, double share)
 {
   l->nvlink_bw *= share;
-  for (int i = 0; i < 3; i++)
+  for (gsize i = 0; i < G_N_ELEMENTS(l->allreduce_bw); i++)
     l->allreduce_bw[i] *= share;
 }
 

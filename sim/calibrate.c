@@ -661,8 +661,9 @@ static double fit_figure(const CalibrationFit *fit, gsize i)
   return *(const double *)((const char *)fit + measured[i].fit);
 }
 
-/* Whether calibrate_apply writes key I of FIT into P (NULL: a profile without a switch line). */
-static gboolean is_measured(const CalibrationFit *fit, gsize i, const SystemSpec *sys, const Profile *p)
+/* Whether calibrate_apply writes key I of FIT, its large all-reduces read as the switch's where
+ * NVLS (bulk_is_nvls, decided once on the profile as it was) and as the ring's elsewhere. */
+static gboolean is_measured(const CalibrationFit *fit, gsize i, gboolean nvls)
 {
   switch (measured[i].by) {
   case BY_ALLTOALL:
@@ -670,9 +671,9 @@ static gboolean is_measured(const CalibrationFit *fit, gsize i, const SystemSpec
   case BY_ALLREDUCE:
     return fit->allreduce_rows > 0;
   case BY_ALLREDUCE_RING:
-    return fit->allreduce_rows > 0 && !bulk_is_nvls(fit, sys, p);
+    return fit->allreduce_rows > 0 && !nvls;
   case BY_ALLREDUCE_NVLS:
-    return bulk_is_nvls(fit, sys, p);
+    return fit->allreduce_rows > 0 && nvls;
   default:
     return fit_figure(fit, i) > 0;
   }
@@ -693,7 +694,7 @@ static gboolean fit_finite(const CalibrationFit *fit, const SystemSpec *sys, GEr
     gboolean above = (key->dim == DIM_FRACTION && v > 1) || (key->max > 0 && v > key->max);
     /* (the large all-reduces' ring reading passes 1 only where it is the switch's, whose reading
      * then must not: bulk_is_nvls) */
-    if (!isfinite(v) || (is_measured(fit, i, sys, NULL) && above)) {
+    if (!isfinite(v) || (is_measured(fit, i, bulk_is_nvls(fit, sys, NULL)) && above)) {
       g_set_error(error, AIF_ERROR, AIF_ERROR_INPUT, "the runs give %s = %g: not a measurement of %s (check the "
                   "runs' SECONDS and BYTES columns, and --system)", path, v, sys->id);
       return FALSE;
@@ -719,11 +720,7 @@ void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *
 {
   gboolean nvls = bulk_is_nvls(fit, sys, p); /* decided on P as it was */
   for (gsize i = 0; i < G_N_ELEMENTS(measured); i++) {
-    MeasuredBy by = measured[i].by;
-    gboolean write = by == BY_ALLREDUCE_RING ? fit->allreduce_rows > 0 && !nvls
-                     : by == BY_ALLREDUCE_NVLS ? nvls
-                                              : is_measured(fit, i, sys, p);
-    if (!write)
+    if (!is_measured(fit, i, nvls))
       continue;
     g_autofree char *path = g_strdup_printf("%s.%s", gpu_arch_names[sys->arch], measured[i].key);
     const KtKey *key = kt_find(&profile_table, path);
@@ -734,8 +731,9 @@ void calibrate_apply(const CalibrationFit *fit, const SystemSpec *sys, Profile *
 char *calibrate_measured_keys(const CalibrationFit *fit, const SystemSpec *sys, const Profile *p)
 {
   GString *s = g_string_new(NULL);
+  gboolean nvls = bulk_is_nvls(fit, sys, p);
   for (gsize i = 0; i < G_N_ELEMENTS(measured); i++)
-    if (is_measured(fit, i, sys, p))
+    if (is_measured(fit, i, nvls))
       g_string_append_printf(s, "%s%s.%s", s->len ? "," : "", gpu_arch_names[sys->arch], measured[i].key);
   return g_string_free(s, FALSE);
 }
