@@ -9,9 +9,10 @@
  * published) is held: a stack's loss never moves a measured figure. Shares stay at most 1. Only
  * the architectures and stacks the rows contain are fitted; later architectures without rows
  * inherit the newest fitted stack layer. The objective is the mean Huber loss of
- * log(predicted / measured) over throughput per GPU, tokens/s per user and TTFT, weighted alike;
- * TTFT's Huber loss turns linear past 5%: its errors are heavy-tailed (start-up bursts, warm-up
- * stalls no model of the engine sees); coordinate descent with shrinking multiplicative steps
+ * log(predicted / measured) over throughput per GPU, tokens/s per user and TTFT, weighted alike,
+ * linear past 5%: the accuracy is judged by median errors, and the errors are heavy-tailed
+ * (start-up bursts, warm-up stalls, stack versions the rows do not record), which a quadratic loss
+ * would let pull the fit off the bulk; coordinate descent with shrinking multiplicative steps
  * minimises it. The objective has several near-equal minima that trade throughput against TTFT,
  * so a fit can descend from several starts (the given profile and seeded perturbations of it) in
  * parallel and keep the lowest.

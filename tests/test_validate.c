@@ -431,6 +431,40 @@ START_TEST(fit_recovers_known_profile)
 }
 END_TEST
 
+/* The fit's loss is nearly an absolute error past 5%, as the median it is judged by: one row whose
+ * three figures are all predicted e^E times what was measured loses huber(E), the same width on
+ * each figure (fit.c), i.e. 0.5 E^2 up to 0.05 and 0.05 (E - 0.025) beyond:
+ *   E = 0.02: 0.5 x 0.0004 = 0.0002;  E = 0.2: 0.05 x 0.175 = 0.00875;  E = 0.4: 0.05 x 0.375 = 0.01875
+ * (twice the error beyond the width, about twice the loss; a quadratic loss would give four times). */
+static double loss_at(GPtrArray *rows, const Profile *p, double e)
+{
+  ValRow *r = rows->pdata[0];
+  Prediction pr;
+  validate_predict(r, p, &pr);
+  for (int m = 0; m < N_METRICS; m++)
+    r->measured[m] = m <= MET_TTFT ? pr.predicted[m] * exp(-e) : NAN;
+  prediction_clear(&pr);
+  return fit_loss(rows, p);
+}
+
+START_TEST(fit_loss_nearly_absolute)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(Recipes) rec = shipped_recipes();
+  g_autofree char *path = write_tmp(csv_text);
+  g_autoptr(GPtrArray) rows = validate_read(path, c, rec, NULL);
+  g_ptr_array_set_size(rows, 1); /* agg1: throughput, per-user speed and TTFT measured */
+  ck_assert_str_eq(((ValRow *)rows->pdata[0])->id, "agg1");
+  Profile p;
+  profile_defaults(&p);
+  ck_assert_close(loss_at(rows, &p, 0.02), 0.0002, 1e-9);
+  ck_assert_close(loss_at(rows, &p, 0.2), 0.00875, 1e-9);
+  ck_assert_close(loss_at(rows, &p, 0.4), 0.01875, 1e-9);
+  ck_assert_close(loss_at(rows, &p, -0.4), 0.01875, 1e-9); /* too slow weighs as too fast */
+  profile_clear(&p);
+}
+END_TEST
+
 /* The test rows "measured" as a profile with Hopper's GEMM share at 0.5 and SGLang's request
  * overhead at 120 ms predicts them, off by 5% either way (measure_with): no fit reaches them
  * exactly. */
@@ -899,6 +933,7 @@ int main(void)
   tcase_add_test(tc, trtllm_bench_settings);
   tcase_add_test(tc, trtllm_bench_row_as_launched);
   tcase_add_test(tc, fit_recovers_known_profile);
+  tcase_add_test(tc, fit_loss_nearly_absolute);
   tcase_add_test(tc, fit_carries_unmeasured_stack);
   tcase_add_test(tc, fit_ttft_one_way_above_half_load);
   tcase_add_test(tc, fit_multistart);
