@@ -18,7 +18,7 @@
 #define HUBER 0.05
 #define INFEASIBLE_PENALTY 1.0
 /* Throughput per GPU, per user and TTFT count alike: they are the three figures a prediction is
- * judged on, and TTFT's heavy tail is tamed by its narrow Huber width, not by a smaller weight (a
+ * judged on, and TTFT's heavy tail is tamed by the narrow Huber width, not by a smaller weight (a
  * quarter weight left the prefill rates to the throughput rows, whose steps prefill little). Power
  * is not fitted here: its few measured rows check the power model instead. */
 static const double metric_weight[N_METRICS] = { 1.0, 1.0, 1.0, 0, 0 };
