@@ -2,6 +2,13 @@
 #include "engine.h"
 
 int engine_stage_gpus(const Engine *e) { return e->gpus / e->pp; }
+
+double engine_front_end(const Engine *e, double isl)
+{
+  const StackProfile *sp = &e->prof->stack[e->stack];
+  double per_token = e->dynamo_front ? e->prof->dynamo_token_overhead : sp->request_token_overhead;
+  return sp->request_overhead + per_token * MAX(isl, 0);
+}
 int engine_attn_tp(const Engine *e) { return e->dp_attention ? 1 : engine_stage_gpus(e); }
 int engine_attn_dp(const Engine *e) { return e->dp_attention ? engine_stage_gpus(e) : 1; }
 int engine_moe_tp(const Engine *e) { return engine_stage_gpus(e) / e->ep; }

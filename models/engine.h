@@ -30,6 +30,7 @@ typedef struct {
   Precision precision;     /* GEMM weights and math */
   Precision kv_precision;  /* KV cache */
   Stack stack;
+  gboolean dynamo_front;   /* its requests come through Dynamo's front end, not the stack's own server */
   int gpus;                /* GPUs of the engine */
   int pp;                  /* pipeline stages */
   int ep;                  /* expert-parallel GPUs (1..gpus/pp) */
@@ -55,6 +56,10 @@ typedef struct {
                             * of its own batch, unpadded */
 } Engine;
 
+/* Seconds before a request of ISL prompt tokens reaches the engine: the stack's request_overhead
+ * plus the front end's time per prompt token (the stack's request_token_overhead, or Dynamo's where
+ * Dynamo serves it). */
+double engine_front_end(const Engine *e, double isl);
 /* GPUs of one pipeline stage, and how attention, dense FFNs and experts are split over them. */
 int engine_stage_gpus(const Engine *e);
 int engine_attn_tp(const Engine *e);  /* 1 with attention data-parallel */

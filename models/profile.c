@@ -126,6 +126,9 @@ static const KtKey keys[] = {
   STACK_KEYS("trtllm", STACK_TRTLLM, "true", "50", "10", "true", "0", "free-memory", "0.9", "true", "true"),
   STACK_KEYS("sglang", STACK_SGLANG, "false", "0", "0", "true", "0", "static", "0", "true", "false"),
   STACK_KEYS("vllm", STACK_VLLM, "false", "0", "0", "false", "512", "utilization", "0.9", "false", "false"),
+  /* Dynamo's front end (its HTTP server and Rust pre-processor, shared by the three backends) */
+  { "dynamo", KT_GROUP, 0, NULL, "Dynamo's front end, in front of any stack's workers", 0, NULL, 0, NULL, NULL, 0, 0 },
+  { "dynamo.request_token_overhead", KT_NUMBER, DIM_TIME, "0 s", "time added to TTFT per prompt token by Dynamo's front end (its pre-processor tokenizes the prompt and passes token ids on), in place of the stack's request_token_overhead", offsetof(Profile, dynamo_token_overhead), NULL, KT_NONNEG, NULL, NULL, 0, 0 },
   { "memory_reserve", KT_NUMBER, DIM_FRACTION, "0.04", "fraction of HBM a forward pass's activations and the runtime take (the stacks' KV-pool rules work around it)", offsetof(Profile, memory_reserve), NULL, 0, NULL, NULL, 0, 0 },
   { "mtp_draft_tokens", KT_INT, 0, "3", "MTP draft tokens when none are given", offsetof(Profile, mtp_draft_tokens), NULL, KT_POSITIVE, NULL, NULL, 64, 0 },
 };
@@ -166,7 +169,4 @@ char *profile_to_yaml(const Profile *p, const char *header)
 
 void profile_clear(Profile *p) { kt_clear(&profile_table, p); }
 
-double profile_front_end(const StackProfile *sp, double isl)
-{
-  return sp->request_overhead + sp->request_token_overhead * MAX(isl, 0);
-}
+

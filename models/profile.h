@@ -143,9 +143,10 @@ typedef struct {
    * architecture's stack layer is fitted for it */
   double kernel_efficiency;
   double request_overhead;    /* s added to each request's TTFT: HTTP, tokenizer, first detokenize */
-  /* s more per prompt token before the request reaches an engine: the front end's work that grows
-   * with the prompt (tokenizing it, copying its token ids to the engine's process), on the host,
-   * off the GPU: it lengthens TTFT, never a step */
+  /* s more per prompt token before the request reaches an engine: the stack's own server's work
+   * that grows with the prompt (tokenizing it, copying its token ids to the engine's process), on
+   * the host, off the GPU: it lengthens TTFT, never a step. Behind Dynamo's front end the prompt is
+   * tokenized there instead (Profile.dynamo_token_overhead) */
   double request_token_overhead;
   /* s more in disaggregated serving, between the prompt's last step and its KV cache leaving for
    * the decode engine: the second hop (frontend and router to the decode worker), the bootstrap
@@ -196,6 +197,13 @@ typedef struct {
   ArchProfile arch[N_ARCH];   /* the hardware layer, indexed by GpuArch */
   ArchStackProfile on[N_ARCH]; /* the stack layer on each architecture */
   StackProfile stack[N_STACK];
+  /* s per prompt token in Dynamo's front end, in place of the stack's request_token_overhead for
+   * engines it serves (engine.h, dynamo_front): its Rust pre-processor tokenizes the prompt and
+   * sends the workers token ids (the workers skip their own tokenizer: the Dynamo recipes'
+   * skip-tokenizer-init), so the stack's Python server's per-token work is not on the path. The
+   * fixed part stays the stack's request_overhead: on disaggregated rows, the only ones Dynamo
+   * serves in the data, it cannot be told from the handoff */
+  double dynamo_token_overhead;
   double memory_reserve;      /* fraction of HBM kept for activations, runtime and fragmentation */
   int mtp_draft_tokens;       /* MTP draft tokens when a row gives none */
   char *source;               /* what the profile was fitted or measured on */
@@ -210,8 +218,5 @@ gboolean profile_load(Profile *p, const char *path, GError **error);
 /* The profile as YAML (every key), newly allocated. */
 char *profile_to_yaml(const Profile *p, const char *header);
 void profile_clear(Profile *p);
-/* Seconds before a request of ISL prompt tokens reaches an engine: the stack's request_overhead
- * plus its request_token_overhead per prompt token. */
-double profile_front_end(const StackProfile *sp, double isl);
 
 #endif

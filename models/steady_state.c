@@ -127,7 +127,7 @@ static void solve_aggregated(const Engine *e, const Load *ld, double users, doub
   /* each attention-DP rank takes prompts of its own, within a prefill budget of its own */
   double adp = engine_attn_dp(e), budget = (ld->chunk > 0 ? ld->chunk : fresh) * adp;
   double k_fit = MAX(1, floor(budget / fresh)); /* whole prompts one step's budget holds */
-  double overhead = ld->users > 0 ? profile_front_end(&e->prof->stack[e->stack], ld->isl) : 0;
+  double overhead = ld->users > 0 ? engine_front_end(e, ld->isl) : 0;
   /* a saturated attention-DP engine prefills a prompt on every rank at once */
   double tp_cap = prefill_cost(e, cap, ctx, fresh, off, chunk, adp), td_cap, td_cap_beside;
   decode_steps(e, cap, ctx, &td_cap, &td_cap_beside);
@@ -300,7 +300,7 @@ char *steady_disaggregated(const Engine *p, int pre, const Engine *d, int dec, g
   double x_pre = MAX_SHARE * pre * k_max / tb_max;
   /* the handoff (second hop, worker handshake) precedes the transfer */
   double t_kv = p->prof->stack[p->stack].handoff_overhead + kv_transfer(p, d, same_domain, ld->isl);
-  double overhead = ld->users > 0 ? profile_front_end(&d->prof->stack[d->stack], ld->isl) : 0;
+  double overhead = ld->users > 0 ? engine_front_end(d, ld->isl) : 0;
   Solution s = { .bd = MIN(users / dec, cap) };
   double k = 1, rho = 0;
   for (int it = 0; it < ITERATIONS; it++) {

@@ -30,7 +30,7 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
   *out = (Engine){
     .sys = &pt->system, .model = &pt->model, .prof = prof, .precision = p->serving.precision,
     .kv_precision = kv_precision_for(p->serving.kv_precision, p->serving.precision, prof, stack),
-    .stack = stack, .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
+    .stack = stack, .dynamo_front = framework_dynamo(p->serving.framework), .gpus = es->tp * es->pp, .pp = es->pp, .ep = es->ep,
     .dp_attention = es->attention_dp, .native_only = !p->serving.weight_only,
     .draft_tokens = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0,
     .acceptance = p->serving.spec_acceptance,

@@ -93,6 +93,7 @@ typedef struct {
   gboolean stack[N_STACK], disaggregated[N_STACK]; /* rows of the stack; disaggregated rows of it */
   gboolean alltoall[N_STACK]; /* rows of the stack with an attention-DP engine of more than one GPU */
   gboolean mtp;
+  gboolean dynamo; /* rows served through Dynamo's front end */
 } Used;
 
 static void used(GPtrArray *rows, Used *u)
@@ -112,6 +113,7 @@ static void used(GPtrArray *rows, Used *u)
     u->alltoall[r->decode.stack] |= (r->decode.dp_attention && r->decode.gpus > 1) ||
                                     (r->disaggregated && r->prefill.dp_attention && r->prefill.gpus > 1);
     u->mtp |= r->draft_tokens != 0;
+    u->dynamo |= r->decode.dynamo_front;
   }
 }
 
@@ -228,6 +230,9 @@ static GArray *parameters(GPtrArray *rows, Profile *p, const char *const *hold)
       ADD(sp->mtp_host_overhead, 1e-6, 500e-6);
     }
   }
+  /* from 0 its first trial is the floor, as the stacks' own */
+  if (u.dynamo)
+    ADD(p->dynamo_token_overhead, 1e-8, 20e-6);
 #undef ADD
   return ps;
 }

@@ -32,6 +32,11 @@ Stack framework_stack(Framework f)
   }
 }
 
+gboolean framework_dynamo(Framework f)
+{
+  return f == FW_DYNAMO_TRT || f == FW_DYNAMO_SGLANG || f == FW_DYNAMO_VLLM;
+}
+
 Precision kv_precision_for(KvPrecision asked, Precision weights, const Profile *prof, Stack stack)
 {
   if (asked != KVP_AUTO)

@@ -113,6 +113,8 @@ void predict_judge_load(const Deployment *d, const Ceilings *c, Outcome *out);
 gboolean framework_parse(const char *name, Framework *out);
 /* The serving stack a framework runs (Dynamo's workers run TensorRT-LLM, SGLang or vLLM). */
 Stack framework_stack(Framework f);
+/* Whether the framework's requests come through Dynamo's front end (engine.h, dynamo_front). */
+gboolean framework_dynamo(Framework f);
 /* The KV cache's precision: the one asked for (KVP_AUTO: none), else BF16 when serving BF16, else
  * the stack's default from the profile. */
 Precision kv_precision_for(KvPrecision asked, Precision weights, const Profile *prof, Stack stack);

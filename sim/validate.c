@@ -69,7 +69,8 @@ static gboolean engine_from(ValRow *r, const Cell *c, Engine *e, const char *poo
     return unsupported(r, "%s pool: %s workers on %s GPUs do not make whole engines", pool, text(c, workers_col),
                        text(c, gpus_col));
   *e = (Engine){ .sys = r->sys, .model = r->model, .precision = p,
-                 .stack = st, .gpus = (int)(gpus / workers), .pp = 1, .ep = isnan(ep) ? 1 : (int)ep,
+                 .stack = st, .dynamo_front = framework_dynamo(r->fw), .gpus = (int)(gpus / workers), .pp = 1,
+                 .ep = isnan(ep) ? 1 : (int)ep,
                  .dp_attention = dp == 1 };
   if (strcmp(pool, "prefill") == 0)
     r->pre_workers = (int)workers;
@@ -223,7 +224,7 @@ static gboolean build(ValRow *r, const Cell *c, const Catalog *cat, const Recipe
     if (r->search_tp && r->load.users > 0)
       return unsupported(r, "concurrency row without its parallelism");
     r->decode = (Engine){ .sys = r->sys, .model = r->model, .precision = p,
-                          .stack = st,
+                          .stack = st, .dynamo_front = framework_dynamo(fw),
                           .gpus = r->search_tp ? 1 : (int)tp, .pp = 1, .ep = isnan(ep) ? 1 : (int)ep,
                           .dp_attention = num(c, "dp_attention") == 1 };
     if (!r->search_tp && r->gpus % r->decode.gpus)

@@ -156,7 +156,7 @@ struct Sim {
   int fabric;             /* the oversubscribed scale-out core every cross-domain flow crosses; -1: none */
   double kv_bytes_per_token, link_latency;
   double handoff;         /* s from a prompt's last step to its KV transfer (the stack's handoff_overhead) */
-  const StackProfile *front; /* the stack whose front end delays a new request (profile_front_end) */
+  const Engine *front;    /* the engine whose front end delays a new request (engine_front_end) */
   guint created, completed, target;
   gboolean stop;
   gboolean past_horizon; /* the clock passed SIM_HORIZON: the run was stopped there */
@@ -740,7 +740,7 @@ static Req *new_request(Sim *s, int user, int isl, int osl)
   metrics_arrived(s->m, s->now);
   s->series_arrivals++;
   /* the stack's front end (HTTP, tokenizer) delays the request before an engine sees it */
-  push_external(s, s->now + profile_front_end(s->front, r.isl), EV_ENTER, i);
+  push_external(s, s->now + engine_front_end(s->front, r.isl), EV_ENTER, i);
   return req(s, i);
 }
 
@@ -1171,7 +1171,7 @@ static void retry_or_lose(Sim *s, int i)
   r->prefilled = r->generated = 0, r->first = NAN, r->reserved = 0, r->cached = 0, r->ready_at = 0;
   r->pinned = FALSE;
   memset(r->reloaded, 0, sizeof r->reloaded);
-  push_external(s, s->now + profile_front_end(s->front, r->isl), EV_ENTER, i);
+  push_external(s, s->now + engine_front_end(s->front, r->isl), EV_ENTER, i);
 }
 
 /* G fails: its step stops, what it held (queued, prefilling, decoding; its KV cache and prefix
@@ -1583,7 +1583,7 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   }
   Sim *sp = g_new0(Sim, 1);
   *sp = (Sim){ .p = p, .fabric = -1, .net_at = INFINITY, .target = (guint)p->requests,
-               .front = &e->prof->stack[e->stack] };
+               .front = e };
   g_autoptr(GError) err = NULL;
   if (!workload_init(&sp->w, p, &err)) {
     g_free(sp);
