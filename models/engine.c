@@ -1,4 +1,4 @@
-/* engine.c — engine layout helpers (see engine.h). */
+/* engine.c — engine layout helpers and the front end before an engine (see engine.h). */
 #include "engine.h"
 
 int engine_stage_gpus(const Engine *e) { return e->gpus / e->pp; }
@@ -9,6 +9,7 @@ double engine_front_end(const Engine *e, double isl)
   double per_token = e->dynamo_front ? e->prof->dynamo_token_overhead : sp->request_token_overhead;
   return sp->request_overhead + per_token * MAX(isl, 0);
 }
+
 int engine_attn_tp(const Engine *e) { return e->dp_attention ? 1 : engine_stage_gpus(e); }
 int engine_attn_dp(const Engine *e) { return e->dp_attention ? engine_stage_gpus(e) : 1; }
 int engine_moe_tp(const Engine *e) { return engine_stage_gpus(e) / e->ep; }

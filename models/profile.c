@@ -168,5 +168,3 @@ char *profile_to_yaml(const Profile *p, const char *header)
 }
 
 void profile_clear(Profile *p) { kt_clear(&profile_table, p); }
-
-
