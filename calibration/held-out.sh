@@ -11,7 +11,7 @@
 # GPU, tokens/s per user, TTFT, and the first two pooled), then the means over the four halves.
 #
 #   calibration/held-out.sh [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS] [-S des]]
-#                           [-t TABLE.csv] [MEASURED.csv]
+#                           [-t TABLE.csv] [-c CONTROL] [MEASURED.csv]
 #
 # -H KEYS holds those stack-layer keys in the refits, as `aifsim fit --hold` does; -S des picks each
 # refit's start by the event simulation's loss, as `aifsim fit --select des` does.
@@ -20,6 +20,10 @@
 # mode: the measured rows and the mean over the four halves of each metric's median error, and of
 # the pooled one (fractions; empty where no half has the metric): the table `run` and `plan` quote
 # beside each pick (calibration/profiles/held-out/errors.csv is the shipped profile's).
+# -c CONTROL runs the same protocol again with the aifsim CONTROL (a build of the code before a
+# change) into DIR/control and prints its means last: a change is judged against that control, not
+# against the shipped figures, because refitting the shipped halves drifts on its own (the same
+# code refitted from them moved 7.70% / 15.95% to 7.88% / 15.57%: docs/validation.md).
 #
 # Exit status: 0 done, 1 an aifsim run failed, 2 bad usage.
 set -u
@@ -33,14 +37,15 @@ jobs=1
 hold=""
 select=""
 table=""
+control=""
 
 usage() {
-  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS] [-S des]] [-t TABLE.csv] [MEASURED.csv]" >&2
+  echo "usage: $0 [-a AIFSIM] [-o DIR] [-e des|steady] [-r ROUNDS -s STARTS [-j N] [-H KEYS] [-S des]] [-t TABLE.csv] [-c CONTROL] [MEASURED.csv]" >&2
   exit 2
 }
 whole() { case $1 in '' | *[!0-9]*) usage ;; esac; }
 
-while getopts a:o:e:r:s:j:H:S:t:h opt; do
+while getopts a:o:e:r:s:j:H:S:t:c:h opt; do
   case $opt in
   a) aifsim=$OPTARG ;;
   o) dir=$OPTARG ;;
@@ -51,6 +56,7 @@ while getopts a:o:e:r:s:j:H:S:t:h opt; do
   H) hold=$OPTARG ;;
   S) case $OPTARG in des | steady) select=$OPTARG ;; *) usage ;; esac ;;
   t) table=$OPTARG ;;
+  c) control=$OPTARG ;;
   *) usage ;;
   esac
 done
@@ -121,5 +127,12 @@ if [ -n "$table" ]; then
   { echo "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled"
     cat "$dir/per-system.csv"; } >"$table.tmp" && mv "$table.tmp" "$table" || exit 1
   echo "table: $table"
+fi
+if [ -n "$control" ]; then
+  sh "$0" -a "$control" -o "$dir/control" -e "$engine" -r "$rounds" -s "$starts" -j "$jobs" ${hold:+-H "$hold"} \
+    ${select:+-S "$select"} "$measured" >"$dir/control.txt" 2>&1 || { cat "$dir/control.txt" >&2; exit 1; }
+  means=$(sed -n 's/^mean over the four halves: //p' "$dir/control.txt")
+  [ -n "$means" ] || { echo "$0: no means in $dir/control.txt" >&2; exit 1; }
+  echo "control (the same protocol by $control): $means"
 fi
 echo "files: $dir"

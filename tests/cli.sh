@@ -265,7 +265,7 @@ expect_rc 2 "validate steady on SimGrid" "$AIFSIM" validate "$out/m.csv" --backe
 # on the other (by the steady state here, for speed): every row is predicted once per split, and
 # split 1's line is what validate says of halfB with split1.yaml
 ho="$SRC/calibration/held-out.sh"
-expect_rc 0 "held-out.sh" sh "$ho" -a "$AIFSIM" -e steady -o "$out/held-out" -t "$out/held-out-errors.csv"
+expect_rc 0 "held-out.sh" sh "$ho" -a "$AIFSIM" -e steady -o "$out/held-out" -t "$out/held-out-errors.csv" -c "$AIFSIM"
 cp "$out/stdout" "$out/held-out.txt"
 rows=$(awk '/^split/ { n += $3 } END { print n }' "$out/held-out.txt")
 total=$(($(wc -l <"$SRC/calibration/measured/measured-dev.csv") - 1))
@@ -277,6 +277,11 @@ pooled=$(sed -n 's/^pooled: .* median \([0-9.]*\)% over.*/\1/p' "$out/halfB.txt"
   fail "held-out.sh's split 1 is validate's halfB with split1.yaml ($pooled)"
 grep -q '^mean over the four halves: pooled [0-9.]*%, TTFT [0-9.]*%$' "$out/held-out.txt" && ok ||
   fail "held-out.sh prints the means over the halves"
+# -c: the same protocol again by a control build (here the same one), its means said last
+means=$(sed -n 's/^mean over the four halves: //p' "$out/held-out.txt")
+[ -n "$means" ] && [ -f "$out/held-out/control/split1.predictions.csv" ] &&
+  grep -q "^control (the same protocol by .*): ${means}\$" "$out/held-out.txt" && ok ||
+  fail "held-out.sh -c runs the protocol again by the control build ($means)"
 # its table (-t): a line per system and mode, the rows adding up to the file's, each error the mean
 # of the four halves' medians; split 1's H200 aggregated median is validate --groups' on halfB
 t_rows=$(awk -F, 'NR > 1 { n += $3 } END { print n }' "$out/held-out-errors.csv")
