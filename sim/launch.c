@@ -581,7 +581,7 @@ GPtrArray *launch_files(const Point *pt, const Profile *prof, const ResultRow *r
                .model_path = opt->model_path ? opt->model_path : pt->model.id, .name = name,
                .mtp = p->serving.spec_method == SPEC_MTP ? p->serving.spec_tokens : 0, .experts = pt->model.experts,
                .slots = p->serving.expert_slots, .label = row && row->config ? row->config : name };
-  l.dynamo = l.disagg || p->serving.framework >= FW_DYNAMO_TRT;
+  l.dynamo = l.disagg || framework_dynamo(p->serving.framework);
   Engine served = { .sys = &pt->system, .model = &pt->model, .precision = p->serving.precision, .stack = l.stack };
   l.flashinfer_fp8 = engine_flashinfer_fp8(&served);
   static const char *const images[] = { "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.5.0",
