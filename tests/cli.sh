@@ -260,6 +260,19 @@ expect_rc 2 "validate with an unknown engine" "$AIFSIM" validate "$out/m.csv" --
 expect_rc 0 "validate on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid -o "$out/pred-sg.csv"
 grep -q '^r1,ok,,[0-9].*(simgrid),[0-9][0-9.]*$' "$out/pred-sg.csv" && ok || fail "validate --backend simgrid simulates the concurrency row"
 expect_rc 2 "validate steady on SimGrid" "$AIFSIM" validate "$out/m.csv" --backend simgrid --engine steady
+# --explain ID: that row alone, its prediction the same as the table's, and its steps beside their floors
+expect_rc 0 "validate --explain" "$AIFSIM" validate "$out/m.csv" --explain r1
+grep -q '^r1: deepseek-r1 on h200-sxm-hgx8, trt, agg$' "$out/stdout" && ok || fail "--explain names the row"
+grep -q '^  a decode step of one engine: 16 sequences at ' "$out/stdout" && ok || fail "--explain times the row's decode step"
+grep -q 'the step is [0-9.]*x its floor$' "$out/stdout" && ok || fail "--explain puts each step beside its floor"
+explained=$(awk '/^throughput per GPU/ { print $(NF - 1) }' "$out/stdout")
+tabled=$(awk -F, '$1 == "r1" { print $4 }' "$out/pred.csv")
+awk -v a="$explained" -v b="$tabled" 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-4 && (b - a) / b < 1e-4) }' && ok ||
+  fail "--explain predicts the row as the table does ($explained against $tabled)"
+expect_rc 0 "validate --explain an infeasible row" "$AIFSIM" validate "$out/m.csv" --explain r2
+grep -q '^predicted infeasible: ' "$out/stdout" && ok || fail "--explain says an infeasible row is infeasible"
+expect_rc 2 "validate --explain an unknown id" "$AIFSIM" validate "$out/m.csv" --explain r9
+expect_err "--explain: no row with id 'r9' in" "--explain names the id it did not find"
 
 # calibration/held-out.sh: the measured file's two splits, each half predicted by the profile fitted
 # on the other (by the steady state here, for speed): every row is predicted once per split, and

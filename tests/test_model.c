@@ -5,6 +5,7 @@
 #include "memory.h"
 #include "moe.h"
 #include "steady_state.h"
+#include "step_floor.h"
 #include "step_time.h"
 
 /* A profile with ideal efficiencies and no overheads: step times become pure bytes / bandwidth or
@@ -114,6 +115,55 @@ START_TEST(llama70b_decode_batch1_h200)
   e.prof = &def;
   double t = step_time_decode(&e, 1, 0), bound = (linear + head) / (4.8e12 * def.arch[ARCH_HOPPER].hbm_efficiency);
   ck_assert_msg(t > bound && t < bound + 8e-3, "step %.3f ms vs weights/effective bandwidth %.3f ms", t * 1e3, bound * 1e3);
+  profile_clear(&prof);
+  profile_clear(&def);
+}
+END_TEST
+
+/* The datasheet floors of a step (step_floor.h), by hand. Llama-3.3-70B FP8 on one H200 decoding
+ * one sequence with no context reads its weights once: 80 x 150,994,944 B of attention, 80 x 3 x
+ * 8,192 x 28,672 B of FFN, and the embedding and LM head, 2 x 128,256 x 8,192 x 2 B: 72,653,733,888
+ * B at 4.8 TB/s = 15.136 ms. Ten sequences at 1,000 tokens add their KV cache: 10 x 1,000 x 80
+ * layers x 2,048 B (8 KV heads x 128 x K and V, FP8) = 1.6384 GB, +0.3413 ms. A 1,000-token prompt
+ * is 2 x 70.6e9 active parameters x 1,000 = 141.2 TFLOP: 71.35 ms at the 1,979 TFLOP/s FP8 peak,
+ * an eighth of it a GPU on eight. DeepSeek-R1 FP8 with EP8 holds 32 routed experts a GPU, each 3 x
+ * 7,168 x 2,048 = 44,040,192 parameters in each of 58 MoE layers: 81.74 GB; one token touches 8 of
+ * 256, so a step whose tokens touch them all reads 31/32 of that more: 79,184,265,216 B. */
+START_TEST(step_floor_by_hand)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 1, &prof);
+  StepFloor f0, f1, fp;
+  step_floor(&e, &(StepBatch){ .decode_seqs = 1, .decode_ctx = 0 }, &f0);
+  ck_assert_close(f0.bytes, 72653733888.0, 1e-9);
+  ck_assert_close(f0.memory_s, 15.136e-3, 1e-3);
+  ck_assert_close(f0.floor_s, f0.memory_s, 1e-12); /* one token: the bytes bind */
+  step_floor(&e, &(StepBatch){ .decode_seqs = 10, .decode_ctx = 1000 }, &f1);
+  ck_assert_close(f1.bytes - f0.bytes, 1.6384e9, 1e-9);
+  step_floor(&e, &(StepBatch){ .prefill_tokens = 1000, .prefill_seqs = 1, .prefill_ctx = 500 }, &fp);
+  ck_assert_close(fp.compute_s, 71.35e-3, 1e-2);
+  ck_assert_close(fp.floor_s, fp.compute_s, 1e-12); /* a prompt: the FLOPs bind */
+  Engine e8 = engine(c, "h200-sxm-hgx8", "llama-3.3-70b", PREC_FP8, 8, &prof);
+  StepFloor f8;
+  step_floor(&e8, &(StepBatch){ .prefill_tokens = 1000, .prefill_seqs = 1, .prefill_ctx = 500 }, &f8);
+  ck_assert_close(f8.flops, fp.flops / 8, 1e-12);
+  Engine ds = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  ds.ep = 8;
+  StepFloor one, all;
+  step_floor(&ds, &(StepBatch){ .decode_seqs = 1, .decode_ctx = 0 }, &one);
+  step_floor(&ds, &(StepBatch){ .prefill_tokens = 1e9, .prefill_seqs = 1e6, .prefill_ctx = 500 }, &all);
+  ck_assert_close(all.bytes - one.bytes, 79184265216.0, 1e-6);
+  /* and the model's own step never beats its floor */
+  Profile def;
+  profile_defaults(&def);
+  ds.prof = &def;
+  StepTime t;
+  StepBatch b = { .decode_seqs = 64, .decode_ctx = 2000 };
+  step_time(&ds, &b, &t);
+  step_floor(&ds, &b, &one);
+  ck_assert_msg(t.total > one.floor_s, "step %.3f ms under its floor %.3f ms", t.total * 1e3, one.floor_s * 1e3);
   profile_clear(&prof);
   profile_clear(&def);
 }
@@ -1697,6 +1747,7 @@ int main(void)
   tcase_add_test(tc, disaggregated_prefill_ceiling);
   tcase_add_test(tc, disaggregated_infeasible_reason);
   tcase_add_test(tc, pipeline_micro_batches);
+  tcase_add_test(tc, step_floor_by_hand);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }

@@ -1,6 +1,7 @@
 /* cmd_validate.c — `aifsim validate MEASURED.csv [-o PREDICTIONS.csv]`: predict every measured
  * deployment and print how far the predictions are, per system, mode, source and serving framework. */
 #include "commands.h"
+#include "explain.h"
 #include "recipes.h"
 #include "output_dir.h"
 #include "progress.h"
@@ -10,10 +11,30 @@
 #include <stdio.h>
 #include <string.h>
 
+typedef void (*PredictFn)(ValRow *row, const Profile *prof, Prediction *out);
+
+/* --explain ID: the row with that id predicted alone and taken apart (explain.h). */
+static int explain_one(GPtrArray *rows, const char *id, const char *file, const Profile *prof, PredictFn predict)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    ValRow *r = rows->pdata[i];
+    if (strcmp(r->id, id) != 0)
+      continue;
+    Prediction p;
+    predict(r, prof, &p);
+    g_autofree char *text = explain_row(r, &p);
+    fputs(text, stdout);
+    prediction_clear(&p);
+    return 0;
+  }
+  fprintf(stderr, "aifsim validate: --explain: no row with id '%s' in %s\n", id, file);
+  return 2;
+}
+
 int cmd_validate(int argc, char **argv)
 {
   g_autofree char *out_path = NULL, *groups_path = NULL, *profile_path = NULL, *engine = NULL, *backend = NULL,
-                   *recipes_path = NULL;
+                   *recipes_path = NULL, *explain = NULL;
   g_auto(GStrv) dirs = NULL;
   gboolean quiet = FALSE, forced = FALSE;
   GOptionEntry entries[] = {
@@ -24,6 +45,7 @@ int cmd_validate(int argc, char **argv)
     { "recipes", 0, 0, G_OPTION_ARG_FILENAME, &recipes_path, "how the benchmarks launched their engines (default: calibration/measured/recipes.yaml)", "RECIPES.yaml" },
     { "engine", 'e', 0, G_OPTION_ARG_STRING, &engine, "des (default: event-simulate the concurrency rows, as their benchmark ran) or steady (the steady-state model, faster)", "ENGINE" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, "fast (default) or simgrid: the event simulation's KV transfers on SimGrid (implies --engine des)", "BACKEND" },
+    { "explain", 0, 0, G_OPTION_ARG_STRING, &explain, "predict the row with this id alone and print where its step time goes: each part of a decode step and of a prefill, beside the datasheet floors", "ID" },
     CLI_PROGRESS_ENTRIES(quiet, forced),
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
@@ -57,6 +79,11 @@ int cmd_validate(int argc, char **argv)
   if (!rows) {
     profile_clear(&prof);
     return cli_fail("validate", err);
+  }
+  if (explain) {
+    int status = explain_one(rows, explain, argv[1], &prof, simgrid ? validate_predict_simgrid : des ? validate_predict_des : validate_predict);
+    profile_clear(&prof);
+    return status;
   }
   Prediction *preds = g_new0(Prediction, rows->len);
   Progress progress;
