@@ -1,10 +1,11 @@
 /* explain.c — one measured row taken apart (explain.h). The steps it times are the model's own
- * (step_time.h) on the row's engines as launched: a decode step at the sequences each decode
- * engine holds (its users, up to its batch cap) at the mean context (prompt and half the answer),
- * one prompt alone on the engine that prefills, and a full prefill step at the launch's token
- * budget; each beside its floors (step_floor.h). */
+ * (step_time.h) on the row's engines as launched: a decode step at the sequences a decode engine
+ * ran in the prediction (its mean batch; without one, its users up to its batch cap and what its
+ * KV pool has room for) at the mean context (prompt and half the answer), one prompt alone on the engine that prefills, and a full
+ * prefill step at the launch's token budget; each beside its floors (step_floor.h). */
 #include "explain.h"
 
+#include "memory.h"
 #include "step_floor.h"
 #include "step_time.h"
 
@@ -85,8 +86,15 @@ char *explain_row(const ValRow *r, const Prediction *p)
   double cap = engine_launch_cap(&r->decode, r->load.max_batch);
   double seqs = r->load.users > 0 ? MIN(r->load.users / workers, cap) : cap;
   double ctx = r->load.isl + r->load.osl / 2;
-  g_autofree char *what = g_strdup_printf("a decode step of one %s: %.0f sequences at %.0f tokens of context",
-                                          r->disaggregated ? "decode engine" : "engine", seqs, ctx);
+  MemoryPlan plan;
+  g_autofree char *no_room = memory_plan(&r->decode, memory_context(&r->decode, r->load.isl, r->load.osl, FALSE), &plan);
+  const char *why = "its users, up to its batch cap";
+  if (!no_room && plan.max_seqs < seqs) /* the engine holds no more than its KV pool has room for */
+    seqs = plan.max_seqs, why = "all its KV pool holds";
+  if (p->batch > 0) /* what the prediction ran: a prefill-bound pool feeds its decode engines fewer */
+    seqs = p->batch, why = "the prediction's mean";
+  g_autofree char *what = g_strdup_printf("a decode step of one %s: %.0f sequences (%s) at %.0f tokens of context",
+                                          r->disaggregated ? "decode engine" : "engine", seqs, why, ctx);
   StepBatch dec = { .decode_seqs = seqs, .decode_ctx = ctx };
   step_line(out, what, &r->decode, &dec);
   const Engine *pre = r->disaggregated ? &r->prefill : &r->decode;

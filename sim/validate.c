@@ -378,7 +378,7 @@ static void row_deployment(ValRow *r, const Profile *prof, Deployment *d)
 /* An empty prediction: unsupported until told otherwise, nothing predicted. */
 static void prediction_init(Prediction *out)
 {
-  *out = (Prediction){ .status = OUTCOME_UNSUPPORTED, .pool_load = NAN };
+  *out = (Prediction){ .status = OUTCOME_UNSUPPORTED, .pool_load = NAN, .batch = NAN };
   for (int m = 0; m < N_METRICS; m++)
     out->predicted[m] = NAN;
 }
@@ -395,6 +395,7 @@ static void prediction_fill(const ValRow *r, Outcome *o, Prediction *out)
   out->predicted[MET_TOK_S_PER_USER] = o->tok_s_per_user;
   out->predicted[MET_TTFT] = o->ttft * 1e3;
   out->pool_load = o->pool_load;
+  out->batch = o->batch;
   out->predicted[MET_GPU_POWER] = o->gpu_power_w;
   out->predicted[MET_SERVER_POWER] = o->it_w_per_gpu * r->gpus;
 }

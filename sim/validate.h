@@ -53,6 +53,7 @@ typedef struct {
   char *config;            /* the configuration predicted (chosen when the row leaves it open) */
   double predicted[N_METRICS];
   double pool_load;        /* steady state, disaggregated: the busier pool's share of its ceiling (else NaN) */
+  double batch;            /* the mean sequences a (decode) engine's step ran in the prediction (else NaN) */
 } Prediction;
 
 /* Reads FILE into rows, each launched as RECIPES say its benchmark launched it (recipes.h); a
