@@ -149,6 +149,11 @@ static void point_deployment(const Point *pt, const Profile *prof, SimConfig *si
   d->prefill.power_limit = d->decode.power_limit = evaluate_gpu_cap(&p->factory, &pt->system);
 }
 
+void evaluate_deployment(const Point *pt, const Profile *prof, SimConfig *sim, Deployment *d)
+{
+  point_deployment(pt, prof, sim, d);
+}
+
 /* Every point by the event simulation, on the native network or SimGrid; the steady-state model
  * when asked for (a fast screen), and for a closed loop with more users than D runs at once: such a
  * point is queue-bound whatever either method finds (predict_judge_load), never on the frontier,

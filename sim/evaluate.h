@@ -7,6 +7,7 @@
 #define AIF_EVALUATE_H
 
 #include "engine.h"
+#include "predict.h"
 #include "profile.h"
 #include "results.h"
 #include "scenario.h"
@@ -19,6 +20,9 @@ void evaluate_point(const Point *pt, const Profile *prof, ResultRow *row);
  * INTERVAL s appended to SERIES. */
 void evaluate_point_series(const Point *pt, const Profile *prof, ResultRow *row, double interval, GArray *series);
 
+/* PT as the Deployment its prediction runs, its engines on PROF; SIM receives the event
+ * simulation's configuration the deployment points at (`aifsim estimate --explain` takes it apart). */
+void evaluate_deployment(const Point *pt, const Profile *prof, SimConfig *sim, Deployment *d);
 /* The engine a scenario's engine spec describes on the point's system and model. */
 void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es, Engine *out);
 /* The factory a scenario's keys describe, its GPUs held to evaluate_gpu_cap's W on system S. */

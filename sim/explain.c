@@ -45,7 +45,7 @@ static void step_line(GString *out, const char *what, const Engine *e, const Ste
   step_floor(e, b, &f);
   g_string_append_printf(out, "  %s\n", what);
   g_string_append_printf(out, "    %.3f ms = gemm %.3f, attention %.3f, moe %.3f, elementwise %.3f, comm %.3f, overhead %.3f, "
-                              "mtp %.3f (the parts overlap where the model runs them together); clock %.2f\n",
+                              "mtp %.3f; clock %.2f\n",
                          t.total * 1e3, t.gemm * 1e3, t.attention * 1e3, t.moe * 1e3, t.elementwise * 1e3, t.comm * 1e3,
                          t.overhead * 1e3, t.mtp * 1e3, t.clock);
   g_string_append_printf(out, "    floor %.3f ms: %.3f GB a GPU at the HBM's %.2f TB/s = %.3f ms, %.3f TFLOP a GPU at %.0f TFLOP/s "
@@ -63,6 +63,48 @@ static void engine_line(GString *out, const char *pool, const Engine *e, int wor
                          e->eager ? ", no CUDA graphs" : "");
 }
 
+void explain_steps(GString *out, const Deployment *d, double batch)
+{
+  g_string_append(out, "engines as launched:\n");
+  if (d->disaggregated)
+    engine_line(out, "prefill", &d->prefill, d->pre_workers);
+  engine_line(out, d->disaggregated ? "decode" : "engines", &d->decode, d->dec_workers);
+  g_string_append(out, "where a step's time goes, in ms (the model's step, step_time.h, whose parts overlap where it runs "
+                       "them together; the floor, step_floor.h):\n");
+  const Load *l = &d->load;
+  double workers = MAX(d->dec_workers, 1);
+  double cap = engine_launch_cap(&d->decode, l->max_batch);
+  double seqs = l->users > 0 ? MIN(l->users / workers, cap) : cap;
+  double ctx = l->isl + l->osl / 2;
+  MemoryPlan plan;
+  g_autofree char *no_room = memory_plan(&d->decode, memory_context(&d->decode, l->isl, l->osl, FALSE), &plan);
+  const char *why = "its users, up to its batch cap";
+  if (!no_room && plan.max_seqs < seqs) /* the engine holds no more than its KV pool has room for */
+    seqs = plan.max_seqs, why = "all its KV pool holds";
+  if (batch > 0) /* what the prediction ran: a prefill-bound pool feeds its decode engines fewer */
+    seqs = batch, why = "the prediction's mean";
+  g_autofree char *what = g_strdup_printf("a decode step of one %s: %.0f sequences (%s) at %.0f tokens of context",
+                                          d->disaggregated ? "decode engine" : "engine", seqs, why, ctx);
+  StepBatch dec = { .decode_seqs = seqs, .decode_ctx = ctx };
+  step_line(out, what, &d->decode, &dec);
+  const Engine *pre = d->disaggregated ? &d->prefill : &d->decode;
+  g_free(what);
+  what = g_strdup_printf("one prompt of %.0f tokens alone on the %s", l->isl, d->disaggregated ? "prefill engine" : "engine");
+  StepBatch one = { .prefill_tokens = l->isl, .prefill_seqs = 1, .prefill_ctx = l->isl / 2 };
+  step_line(out, what, pre, &one);
+  double budget = l->chunk > 0 ? l->chunk : l->isl;
+  double ranks = engine_attn_dp(pre), per_rank = MAX(1, floor(budget / l->isl));
+  StepBatch full = { .prefill_tokens = per_rank * l->isl * ranks, .prefill_seqs = per_rank * ranks,
+                     .prefill_ctx = l->isl / 2 };
+  g_free(what);
+  what = g_strdup_printf("a prefill step at the launch's token budget (%.0f tokens a rank): %.0f prompt%s on %.0f rank%s",
+                         budget, full.prefill_seqs, full.prefill_seqs == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s");
+  step_line(out, what, pre, &full);
+  StepTime t;
+  step_time(pre, &full, &t);
+  g_string_append_printf(out, "    %.0f prompt tokens a second a GPU at that step\n", full.prefill_tokens / t.total / pre->gpus);
+}
+
 char *explain_row(const ValRow *r, const Prediction *p)
 {
   GString *out = g_string_new(NULL);
@@ -77,42 +119,10 @@ char *explain_row(const ValRow *r, const Prediction *p)
   metrics(out, r, p);
   if (r->unsupported)
     return g_string_free(out, FALSE);
-  g_string_append(out, "engines as launched:\n");
-  if (r->disaggregated)
-    engine_line(out, "prefill", &r->prefill, r->pre_workers);
-  engine_line(out, r->disaggregated ? "decode" : "engines", &r->decode, r->dec_workers);
-  g_string_append(out, "where a step's time goes (the model's step, step_time.h; the floor, step_floor.h):\n");
-  double workers = MAX(r->dec_workers, 1);
-  double cap = engine_launch_cap(&r->decode, r->load.max_batch);
-  double seqs = r->load.users > 0 ? MIN(r->load.users / workers, cap) : cap;
-  double ctx = r->load.isl + r->load.osl / 2;
-  MemoryPlan plan;
-  g_autofree char *no_room = memory_plan(&r->decode, memory_context(&r->decode, r->load.isl, r->load.osl, FALSE), &plan);
-  const char *why = "its users, up to its batch cap";
-  if (!no_room && plan.max_seqs < seqs) /* the engine holds no more than its KV pool has room for */
-    seqs = plan.max_seqs, why = "all its KV pool holds";
-  if (p->batch > 0) /* what the prediction ran: a prefill-bound pool feeds its decode engines fewer */
-    seqs = p->batch, why = "the prediction's mean";
-  g_autofree char *what = g_strdup_printf("a decode step of one %s: %.0f sequences (%s) at %.0f tokens of context",
-                                          r->disaggregated ? "decode engine" : "engine", seqs, why, ctx);
-  StepBatch dec = { .decode_seqs = seqs, .decode_ctx = ctx };
-  step_line(out, what, &r->decode, &dec);
-  const Engine *pre = r->disaggregated ? &r->prefill : &r->decode;
-  g_free(what);
-  what = g_strdup_printf("one prompt of %.0f tokens alone on the %s", r->load.isl,
-                         r->disaggregated ? "prefill engine" : "engine");
-  StepBatch one = { .prefill_tokens = r->load.isl, .prefill_seqs = 1, .prefill_ctx = r->load.isl / 2 };
-  step_line(out, what, pre, &one);
-  double budget = r->load.chunk > 0 ? r->load.chunk : r->load.isl;
-  double ranks = engine_attn_dp(pre), per_rank = MAX(1, floor(budget / r->load.isl));
-  StepBatch full = { .prefill_tokens = per_rank * r->load.isl * ranks, .prefill_seqs = per_rank * ranks,
-                     .prefill_ctx = r->load.isl / 2 };
-  g_free(what);
-  what = g_strdup_printf("a prefill step at the launch's token budget (%.0f tokens a rank): %.0f prompt%s on %.0f rank%s",
-                         budget, full.prefill_seqs, full.prefill_seqs == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s");
-  step_line(out, what, pre, &full);
-  StepTime t;
-  step_time(pre, &full, &t);
-  g_string_append_printf(out, "    %.0f prompt tokens a second a GPU at that step\n", full.prefill_tokens / t.total / pre->gpus);
+  /* the row's engines already point at the profile that predicted it */
+  Deployment d = { .disaggregated = r->disaggregated, .framework = r->fw, .prefill = r->prefill, .decode = r->decode,
+                   .pre_workers = r->pre_workers, .dec_workers = r->dec_workers, .same_domain = r->same_domain,
+                   .load = r->load };
+  explain_steps(out, &d, p->batch);
   return g_string_free(out, FALSE);
 }

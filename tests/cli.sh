@@ -274,6 +274,11 @@ expect_rc 0 "validate --explain an infeasible row" "$AIFSIM" validate "$out/m.cs
 grep -q '^predicted infeasible: ' "$out/stdout" && ok || fail "--explain says an infeasible row is infeasible"
 expect_rc 2 "validate --explain an unknown id" "$AIFSIM" validate "$out/m.csv" --explain r9
 expect_err "--explain: no row with id 'r9' in" "--explain names the id it did not find"
+expect_rc 0 "estimate --explain" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --tp 8 --users 16 --explain
+grep -q '^  batch ' "$out/stdout" && grep -q "^  a decode step of one engine: [0-9]* sequences (the prediction's mean) at " "$out/stdout" &&
+  grep -q '^    [0-9]* prompt tokens a second a GPU at that step$' "$out/stdout" && ok ||
+  fail "estimate --explain prints the table, then the point's steps"
+expect_rc 2 "estimate --explain with --format json" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --explain -f json
 
 # calibration/held-out.sh: the measured file's two splits, each half predicted by the profile fitted
 # on the other (by the steady state here, for speed): every row is predicted once per split, and

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "aif_error.h"
 #include "evaluate.h"
+#include "explain.h"
 #include "keytable.h"
 #include "output_dir.h"
 #include "power.h"
@@ -85,6 +86,23 @@ static void print_table(const ResultRow *r)
   }
 }
 
+/* --explain: the point's deployment taken apart (explain.h), at the batch its prediction ran. */
+static void print_explained(const Point *pt, const Profile *prof, const ResultRow *row)
+{
+  if (row->status == OUTCOME_UNSUPPORTED) {
+    printf("nothing to take apart: the point is unsupported\n");
+    return;
+  }
+  SimConfig sim;
+  Deployment d;
+  evaluate_deployment(pt, prof, &sim, &d);
+  g_autoptr(GString) out = g_string_new(NULL);
+  if (row->status == OUTCOME_INFEASIBLE)
+    g_string_append(out, "the point is infeasible: its steps timed as if its engines fitted\n");
+  explain_steps(out, &d, row->batch);
+  fputs(out->str, stdout);
+}
+
 int cmd_estimate(int argc, char **argv)
 {
   g_autofree char *system = NULL, *model = NULL, *framework = NULL, *precision = NULL, *mode = NULL, *users = NULL,
@@ -92,7 +110,7 @@ int cmd_estimate(int argc, char **argv)
                   *series_path = NULL, *interval_text = NULL, *chart_path = NULL;
   g_auto(GStrv) sets = NULL, dirs = NULL;
   gint tp = 0, ep = 0, pp = 0, workers = 0, max_batch = 0, mtp = -1;
-  gboolean adp = FALSE;
+  gboolean adp = FALSE, explain = FALSE;
   gint64 seed = G_MININT64;
   GOptionEntry entries[] = {
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, "hardware catalog id (aifsim catalog systems)", "ID" },
@@ -117,6 +135,7 @@ int cmd_estimate(int argc, char **argv)
     { "profile", 'p', 0, G_OPTION_ARG_FILENAME, &profile_path, "efficiency profile (default: the shipped one)", "PROFILE.yaml" },
     { "catalog", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, "add catalog folder DIR (hardware/, llm/)", "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json (one results row)", "FORMAT" },
+    { "explain", 0, 0, G_OPTION_ARG_NONE, &explain, "after the table, where a step's time goes: each part of a decode step at the point's batch and of a prefill, beside the datasheet floors (bytes over the HBM's rate, FLOPs over the dense peak)", NULL },
     { "series", 0, 0, G_OPTION_ARG_FILENAME, &series_path, "write the run over time to FILE (CSV: per interval, offered and served requests/s, output tok/s, requests in flight and queued, TTFT and TPOT p50 and p90, GPU activity and power, engines in service; event simulation)", "FILE" },
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval_text, "the series' interval (default 60 s)", "TIME" },
     { "series-chart", 0, 0, G_OPTION_ARG_FILENAME, &chart_path, "draw the series (load, power, latency over time) to FILE (.png, .svg or .pdf), with its gnuplot script FILE.gp", "FILE" },
@@ -134,6 +153,10 @@ int cmd_estimate(int argc, char **argv)
   int fmt = cli_choice("estimate", "--format", format ? format : "table", summary_format_names);
   if (fmt < 0)
     return 2;
+  if (explain && fmt != SUMMARY_TABLE) {
+    fprintf(stderr, "aifsim estimate: --explain prints text after the table; it does not go with --format %s\n", format);
+    return 2;
+  }
   if (argc != 1 || !system || !model || (users && rate)) {
     fprintf(stderr, "aifsim estimate: %s\nRun 'aifsim estimate --help' for usage.\n",
             argc != 1 ? "takes options only" : users && rate ? "give --users or --rate, not both"
@@ -241,6 +264,8 @@ int cmd_estimate(int argc, char **argv)
     fputs(line, stdout);
   } else {
     print_table(&row);
+    if (explain)
+      print_explained(&pt, &prof, &row);
   }
   result_row_clear(&row);
   point_clear(&pt);
