@@ -24,14 +24,14 @@ static double routed_expert_bytes(const Engine *e)
 void step_floor(const Engine *e, const StepBatch *b, StepFloor *out)
 {
   const LlmSpec *m = e->model;
-  Engine main = *e;
-  main.draft_tokens = 0; /* the floor is the main model's step */
+  Engine base = *e;
+  base.draft_tokens = 0; /* the floor is the main model's step, without the MTP heads */
   double tokens = b->decode_seqs + b->prefill_tokens;
-  double routed = routed_expert_bytes(&main);
+  double routed = routed_expert_bytes(&base);
   double touched = 1;
   if (m->experts > 0)
     touched = tokens > 0 ? moe_expected_experts(m->experts, m->experts_per_token, tokens, m->load_cv) / m->experts : 0;
-  double weights = memory_weight_bytes_gpu(&main) - routed * (1 - touched);
+  double weights = memory_weight_bytes_gpu(&base) - routed * (1 - touched);
   double kv = b->decode_seqs > 0 ? b->decode_seqs / engine_attn_dp(e) * memory_kv_bytes_per_seq_gpu(e, b->decode_ctx) : 0;
   double total, active;
   llm_param_count(m, &total, &active);

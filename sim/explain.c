@@ -1,8 +1,9 @@
-/* explain.c — one measured row taken apart (explain.h). The steps it times are the model's own
- * (step_time.h) on the row's engines as launched: a decode step at the sequences a decode engine
- * ran in the prediction (its mean batch; without one, its users up to its batch cap and what its
- * KV pool has room for) at the mean context (prompt and half the answer), one prompt alone on the engine that prefills, and a full
- * prefill step at the launch's token budget; each beside its floors (step_floor.h). */
+/* explain.c — one measured row or scenario point taken apart (explain.h). The steps it times are
+ * the model's own (step_time.h) on the engines as launched: a decode step at the sequences a decode
+ * engine ran in the prediction (its mean batch; without one, its users up to its batch cap and what
+ * its KV pool has room for) at the mean context (prompt and half the answer), one prompt alone on
+ * the engine that prefills, and a full prefill step at the launch's token budget; each beside its
+ * floors (step_floor.h). */
 #include "explain.h"
 
 #include "memory.h"
@@ -119,6 +120,8 @@ char *explain_row(const ValRow *r, const Prediction *p)
   metrics(out, r, p);
   if (r->unsupported)
     return g_string_free(out, FALSE);
+  if (p->status == OUTCOME_INFEASIBLE)
+    g_string_append(out, "the row is infeasible: its steps timed as if its engines fitted\n");
   /* the row's engines already point at the profile that predicted it */
   Deployment d = { .disaggregated = r->disaggregated, .framework = r->fw, .prefill = r->prefill, .decode = r->decode,
                    .pre_workers = r->pre_workers, .dec_workers = r->dec_workers, .same_domain = r->same_domain,
