@@ -70,15 +70,23 @@ void explain_steps(GString *out, const Deployment *d, double batch)
   if (d->disaggregated)
     engine_line(out, "prefill", &d->prefill, d->pre_workers);
   engine_line(out, d->disaggregated ? "decode" : "engines", &d->decode, d->dec_workers);
+  const Load *l = &d->load;
+  MemoryPlan plan;
+  double reserved = memory_context(&d->decode, l->isl, l->osl, FALSE);
+  g_autofree char *no_room = memory_plan(&d->decode, reserved, &plan);
+  if (no_room)
+    g_string_append_printf(out, "  %s memory: %s\n", d->disaggregated ? "decode engine's" : "engine's", no_room);
+  else
+    g_string_append_printf(out, "  %s memory: %.1f GB of weights and a %.1f GB KV pool a GPU: room for %.0f sequences of %.0f "
+                                "reserved tokens, %.0f a batch at most\n",
+                           d->disaggregated ? "decode engine's" : "engine's", plan.weights / 1e9, plan.kv_free / 1e9,
+                           plan.max_seqs, reserved, engine_launch_cap(&d->decode, l->max_batch));
   g_string_append(out, "where a step's time goes, in ms (the model's step, step_time.h, whose parts overlap where it runs "
                        "them together; the floor, step_floor.h):\n");
-  const Load *l = &d->load;
   double workers = MAX(d->dec_workers, 1);
   double cap = engine_launch_cap(&d->decode, l->max_batch);
   double seqs = l->users > 0 ? MIN(l->users / workers, cap) : cap;
   double ctx = l->isl + l->osl / 2;
-  MemoryPlan plan;
-  g_autofree char *no_room = memory_plan(&d->decode, memory_context(&d->decode, l->isl, l->osl, FALSE), &plan);
   const char *why = "its users, up to its batch cap";
   if (!no_room && plan.max_seqs < seqs) /* the engine holds no more than its KV pool has room for */
     seqs = plan.max_seqs, why = "all its KV pool holds";
