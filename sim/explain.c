@@ -38,7 +38,8 @@ static void metrics(GString *out, const ValRow *r, const Prediction *p)
   }
 }
 
-static void step_line(GString *out, const char *what, const Engine *e, const StepBatch *b)
+/* Prints B's step on E beside its floors; returns the step's seconds. */
+static double step_line(GString *out, const char *what, const Engine *e, const StepBatch *b)
 {
   StepTime t;
   StepFloor f;
@@ -54,6 +55,7 @@ static void step_line(GString *out, const char *what, const Engine *e, const Ste
                          f.floor_s * 1e3, f.bytes / 1e9, e->sys->hbm_bandwidth / 1e12, f.memory_s * 1e3, f.flops / 1e12,
                          f.compute_s > 0 ? f.flops / f.compute_s / 1e12 : 0, f.compute_s * 1e3,
                          f.floor_s > 0 ? t.total / f.floor_s : 0);
+  return t.total;
 }
 
 static void engine_line(GString *out, const char *pool, const Engine *e, int workers)
@@ -71,6 +73,7 @@ void explain_steps(GString *out, const Deployment *d, double batch)
     engine_line(out, "prefill", &d->prefill, d->pre_workers);
   engine_line(out, d->disaggregated ? "decode" : "engines", &d->decode, d->dec_workers);
   const Load *l = &d->load;
+  double cap = engine_launch_cap(&d->decode, l->max_batch);
   MemoryPlan plan;
   double reserved = memory_context(&d->decode, l->isl, l->osl, FALSE);
   g_autofree char *no_room = memory_plan(&d->decode, reserved, &plan);
@@ -80,11 +83,10 @@ void explain_steps(GString *out, const Deployment *d, double batch)
     g_string_append_printf(out, "  %s memory: %.1f GB of weights and a %.1f GB KV pool a GPU: room for %.0f sequences of %.0f "
                                 "reserved tokens, %.0f a batch at most\n",
                            d->disaggregated ? "decode engine's" : "engine's", plan.weights / 1e9, plan.kv_free / 1e9,
-                           plan.max_seqs, reserved, engine_launch_cap(&d->decode, l->max_batch));
+                           plan.max_seqs, reserved, cap);
   g_string_append(out, "where a step's time goes, in ms (the model's step, step_time.h, whose parts overlap where it runs "
                        "them together; the floor, step_floor.h):\n");
   double workers = MAX(d->dec_workers, 1);
-  double cap = engine_launch_cap(&d->decode, l->max_batch);
   double seqs = l->users > 0 ? MIN(l->users / workers, cap) : cap;
   double ctx = l->isl + l->osl / 2;
   const char *why = "its users, up to its batch cap";
@@ -108,10 +110,8 @@ void explain_steps(GString *out, const Deployment *d, double batch)
   g_free(what);
   what = g_strdup_printf("a prefill step at the launch's token budget (%.0f tokens a rank): %.0f prompt%s on %.0f rank%s",
                          budget, full.prefill_seqs, full.prefill_seqs == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s");
-  step_line(out, what, pre, &full);
-  StepTime t;
-  step_time(pre, &full, &t);
-  g_string_append_printf(out, "    %.0f prompt tokens a second a GPU at that step\n", full.prefill_tokens / t.total / pre->gpus);
+  double full_s = step_line(out, what, pre, &full);
+  g_string_append_printf(out, "    %.0f prompt tokens a second a GPU at that step\n", full.prefill_tokens / full_s / pre->gpus);
 }
 
 char *explain_row(const ValRow *r, const Prediction *p)
@@ -130,10 +130,8 @@ char *explain_row(const ValRow *r, const Prediction *p)
     return g_string_free(out, FALSE);
   if (p->status == OUTCOME_INFEASIBLE)
     g_string_append(out, "the row is infeasible: its steps timed as if its engines fitted\n");
-  /* the row's engines already point at the profile that predicted it */
-  Deployment d = { .disaggregated = r->disaggregated, .framework = r->fw, .prefill = r->prefill, .decode = r->decode,
-                   .pre_workers = r->pre_workers, .dec_workers = r->dec_workers, .same_domain = r->same_domain,
-                   .load = r->load };
+  Deployment d;
+  validate_deployment(r, &d);
   explain_steps(out, &d, p->batch);
   return g_string_free(out, FALSE);
 }

@@ -363,6 +363,13 @@ static const Profile *row_profile(ValRow *r, const Profile *prof)
   return &r->launched;
 }
 
+void validate_deployment(const ValRow *r, Deployment *d)
+{
+  *d = (Deployment){ .disaggregated = r->disaggregated, .framework = r->fw, .prefill = r->prefill, .decode = r->decode,
+                     .pre_workers = r->pre_workers, .dec_workers = r->dec_workers,
+                     .same_domain = r->same_domain, .load = r->load };
+}
+
 /* The row as a deployment: the other adapter (evaluate.c has the scenario point's). The row's
  * engines take the profile, with the row's launch settings over its stack's. */
 static void row_deployment(ValRow *r, const Profile *prof, Deployment *d)
@@ -370,9 +377,7 @@ static void row_deployment(ValRow *r, const Profile *prof, Deployment *d)
   prof = row_profile(r, prof);
   use_profile(r, &r->decode, prof);
   use_profile(r, &r->prefill, prof);
-  *d = (Deployment){ .disaggregated = r->disaggregated, .framework = r->fw, .prefill = r->prefill, .decode = r->decode,
-                     .pre_workers = r->pre_workers, .dec_workers = r->dec_workers,
-                     .same_domain = r->same_domain, .load = r->load };
+  validate_deployment(r, d);
 }
 
 /* An empty prediction: unsupported until told otherwise, nothing predicted. */

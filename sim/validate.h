@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "outcome.h"
 #include "params.h"
+#include "predict.h"
 #include "recipes.h"
 #include "steady_state.h"
 
@@ -63,6 +64,8 @@ void val_row_free(ValRow *r);
 /* A new array of copies of ROWS, for predicting in another thread (a prediction writes into its
  * row); the copies share the catalog entries. */
 GPtrArray *validate_rows_copy(GPtrArray *rows);
+/* ROW as the Deployment its last prediction ran (its engines on that prediction's profile). */
+void validate_deployment(const ValRow *row, Deployment *d);
 /* Predicts ROW with PROF (the engines in ROW are re-pointed at PROF), by the steady-state model. */
 void validate_predict(ValRow *row, const Profile *prof, Prediction *out);
 /* The same by event simulation for closed-loop (concurrency) rows; other rows by the steady state. */
