@@ -63,6 +63,13 @@ gboolean engine_flashinfer_fp8(const Engine *e)
          e->model->fp8_block > 0;
 }
 
+gboolean engine_trtllm_gen_moe(const Engine *e)
+{
+  gboolean block_fp8 = e->precision == PREC_FP8 && e->model->fp8_block > 0;
+  return (e->trtllm_gen_moe && e->stack == STACK_TRTLLM && e->sys->arch != ARCH_HOPPER && block_fp8) ||
+         engine_flashinfer_fp8(e);
+}
+
 /* One stretch of a capture ladder: FROM, FROM + STEP, ... up to TO and MAX (both inclusive), the
  * last slot kept for MAX itself. */
 static void ladder(GraphBatches *g, int from, int to, int step, int max)

@@ -46,6 +46,10 @@ typedef struct {
    * Blackwell too; without it (the default) FlashInfer's and trtllm-gen's kernels do there
    * (step_time.c) */
   gboolean deepep;
+  /* TensorRT-LLM launched with moe_config.backend TRTLLM: a block-scaled FP8 checkpoint's experts
+   * in trtllm-gen's MoE on Blackwell, whose token tile follows the tokens an expert gets
+   * (moe_trtllm_gen_tile), not in DeepGEMM's fixed tiles (engine_trtllm_gen_moe) */
+  gboolean trtllm_gen_moe;
   double sm_share;         /* Green Context: fraction of the SMs this stream owns; 0 means all */
   double bw_share;         /* fraction of HBM bandwidth it gets (the other stream takes the rest); 0: all */
   double nvlink_share;     /* fraction of its NVLink bandwidth it has (a domain with switch trays down);
@@ -79,17 +83,23 @@ double engine_graph_batch(const Engine *e, double rank_seqs);
  * ones out of the top-k (num_token_non_padded), so no expert computes or receives them. */
 gboolean engine_routes_padding(const Engine *e);
 /* Whether the engine serves a block-scaled FP8 checkpoint (DeepSeek's) in FlashInfer's kernels, not
- * DeepGEMM: SGLang on Blackwell and later without DeepEP. TensorRT-LLM (its DEEPGEMM MoE backend,
- * the one it supports for FP8 checkpoints on Blackwell; DeepGEMM's kernel on Hopper too), vLLM
+ * DeepGEMM: SGLang on Blackwell and later without DeepEP. TensorRT-LLM (its DEEPGEMM MoE backend
+ * unless launched with TRTLLM, Engine.trtllm_gen_moe, which changes its experts' tile, not its dense
+ * GEMMs; DeepGEMM's kernel on Hopper too), vLLM
  * (DeepGEMM for block-scaled FP8 MoE), and SGLang on Hopper (its default) or with DeepEP run
  * DeepGEMM. Without an all-to-all backend on SM100 SGLang runs the experts in FlashInfer's
  * trtllm-gen MoE (server_args: moe_runner_backend "flashinfer_trtllm" where moe_a2a_backend is
- * "none"), whose token tile is the hardware layer's grouped_tile_m, and its launches there run the
+ * "none"), whose token tile follows the tokens per expert (moe_trtllm_gen_tile), and its launches there run the
  * dense GEMMs in FlashInfer's with DeepGEMM switched off (InferenceX's dsr1_fp8_b200.sh:
  * SGL_ENABLE_JIT_DEEPGEMM=false, SGLANG_ENABLE_FLASHINFER_GEMM=true; the Dynamo B200 and GB200
  * low-latency recipes likewise), at the stack layer's fp8_block_flashinfer share (step_time.c);
  * `aifsim launch` sets the same switches (launch.c). */
 gboolean engine_flashinfer_fp8(const Engine *e);
+/* Whether the engine's block-scaled FP8 experts run in trtllm-gen's MoE, its tile following the
+ * tokens per expert: TensorRT-LLM launched with its TRTLLM MoE backend (Engine.trtllm_gen_moe) on
+ * Blackwell or later, or SGLang where it runs FlashInfer's kernels (engine_flashinfer_fp8: its
+ * flashinfer_trtllm MoE runner). */
+gboolean engine_trtllm_gen_moe(const Engine *e);
 /* The CUDA graphs STACK captures, padded, for decode-only steps of up to MAX_BATCH sequences per
  * attention rank (DRAFTS > 0: speculative steps), as `aifsim launch` writes them and each stack
  * generates them by default, with MAX_BATCH itself added where the ladder steps over it (so no

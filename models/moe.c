@@ -76,6 +76,14 @@ double moe_token_groups(int experts, int k, int groups)
   return groups * (1 - miss);
 }
 
+double moe_trtllm_gen_tile(double tokens_per_expert)
+{
+  double per = floor(MAX(tokens_per_expert, 0)), tile = 8;
+  while (tile < per && tile < 128)
+    tile *= 2;
+  return tile;
+}
+
 double moe_tile_rows(double rows, double tile)
 {
   if (tile <= 0)

@@ -61,5 +61,10 @@ double moe_token_groups(int experts, int k, int groups);
  * min(ROWS/TILE, 1)). step_time.c charges expert GEMMs for these; calibrate.c fits TILE to the
  * kernels' grouped GEMMs with the same rule. */
 double moe_tile_rows(double rows, double tile);
+/* The token tile trtllm-gen's MoE kernels pick for TOKENS_PER_EXPERT (a step's tokens x k / experts,
+ * as if spread evenly): its whole part's next power of two, 8 to 128 rows (TensorRT-LLM's
+ * calculate_tile_tokens_dim; FlashInfer's, which SGLang's flashinfer_trtllm runner calls, the
+ * same). DeepGEMM's tile is fixed instead (the hardware layer's grouped_block_tile_m). */
+double moe_trtllm_gen_tile(double tokens_per_expert);
 
 #endif

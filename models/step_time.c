@@ -131,7 +131,8 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->half_m = a->gemm_half_m;
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
-  /* DeepGEMM's tile for block-scaled experts; trtllm-gen's where SGLang runs those */
+  /* DeepGEMM's tile for block-scaled experts, the grouped GEMMs' for the rest (trtllm-gen's MoE
+   * sizes its own to the step: moe_time) */
   double tile = block_scaled(e, cw) && !engine_flashinfer_fp8(e) ? a->grouped_block_tile_m : a->grouped_tile_m;
   r->tile_m = cw != e->precision ? MIN(tile, WEIGHT_ONLY_HALF_M) : tile;
   comm_links(e->sys, a, on, k, &r->links);
@@ -222,9 +223,11 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double ra
   double flops = 2.0 * tokens * m->experts_per_token * pe / g * moe_busiest_group_load(&pl, tokens);
   /* grouped GEMMs compute each expert's rows in whole tiles: fewer rows than a tile pad to it,
    * more pad their last tile (half a tile on average over the experts' spread of rows); experts
-   * sliced over moe_tp GPUs run thin GEMMs besides */
+   * sliced over moe_tp GPUs run thin GEMMs besides. trtllm-gen's MoE sizes its tile to the tokens an
+   * expert gets (engine_trtllm_gen_moe), DeepGEMM's and the grouped GEMMs' tiles are fixed */
   double cols = (double)m->expert_intermediate / mtp;
-  double shape = rows / moe_tile_rows(rows, r->tile_m) * (cols > 0 ? cols / (cols + r->half_n) : 1);
+  double tile = engine_trtllm_gen_moe(e) ? moe_trtllm_gen_tile(tokens * m->experts_per_token / m->experts) : r->tile_m;
+  double shape = rows / moe_tile_rows(rows, tile) * (cols > 0 ? cols / (cols + r->half_n) : 1);
   double rate = r->peak_moe * shape;
   double t_compute = flops / rate;
   double local = moe_busiest_group_experts(m->experts, touched, e->ep);

@@ -30,13 +30,13 @@ typedef struct {
 typedef enum {
   S_ADP_BALANCE, S_ADP_WAIT, S_BW_TIMEOUT, S_BW_TOKENS, S_RECV, S_OVERLAP, /* the stack's scheduler */
   S_DRAFTS, S_MAX_BATCH, S_CHUNK, S_KV, S_EXPERT_SLOTS, S_DECODE_RANK_BATCH, S_KV_FRACTION, S_EP,
-  S_GRAPH_BATCHES, S_ATTENTION_DP, S_MOE_A2A, S_COUNT_
+  S_GRAPH_BATCHES, S_ATTENTION_DP, S_MOE_A2A, S_SLICED_MOE, S_COUNT_
 } SetKey;
 static const char *const set_names[] = { "adp_balance_timeout", "adp_batching_wait", "batch_wait_timeout",
                                          "batch_wait_tokens", "recv_interval", "overlap", "draft_tokens",
                                          "max_batch", "chunk", "kv_cache", "expert_slots",
                                          "decode_rank_batch", "kv_memory_fraction", "ep", "graph_batches",
-                                         "attention_dp", "moe_a2a", NULL };
+                                         "attention_dp", "moe_a2a", "sliced_moe_backend", NULL };
 
 typedef enum {
   V_NUMBER, V_STACK, V_CONCURRENCY, V_TRTLLM_TOKENS, V_GRAPH_FLOOR, V_ENGINE, V_TRTLLM_BENCH, V_LIST
@@ -226,6 +226,12 @@ static gboolean parse_setting(YamlDoc *d, yaml_node_t *kn, yaml_node_t *v, Setti
     if (strcmp(t, "deepep") && strcmp(t, "none"))
       return bad(d, v, error, "expected deepep or none");
     s->value = strcmp(t, "deepep") == 0;
+    return TRUE;
+  }
+  if (s->key == S_SLICED_MOE) {
+    if (strcmp(t, "trtllm") && strcmp(t, "deepgemm"))
+      return bad(d, v, error, "expected trtllm or deepgemm");
+    s->value = strcmp(t, "trtllm") == 0;
     return TRUE;
   }
   if (s->key == S_KV) {
@@ -504,7 +510,7 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
                            .batch_wait_tokens = NAN, .recv_interval = NAN, .overlap = NAN, .draft_tokens = -1,
                            .max_batch = NAN, .chunk = NAN, .kv_cache = -1, .expert_slots = -1,
                            .decode_rank_batch = NAN, .kv_memory_fraction = NAN, .ep_engine = FALSE,
-                           .attention_dp = -1, .deepep = -1 };
+                           .attention_dp = -1, .deepep = -1, .sliced_trtllm_gen = -1 };
   double *sched[] = { &out->adp_balance_timeout, &out->adp_batching_wait, &out->batch_wait_timeout,
                       &out->batch_wait_tokens, &out->recv_interval, &out->overlap };
   gboolean trtllm_tokens = FALSE;
@@ -541,6 +547,8 @@ void recipes_apply(const Recipes *r, const RecipeRow *row, RecipeSettings *out)
         out->attention_dp = (int)s->value;
       } else if (s->key == S_MOE_A2A) {
         out->deepep = (int)s->value;
+      } else if (s->key == S_SLICED_MOE) {
+        out->sliced_trtllm_gen = (int)s->value;
       } else if (s->key == S_DECODE_RANK_BATCH) {
         out->decode_rank_batch = s->kind == V_GRAPH_FLOOR ? recipes_graph_floor(row->decode_rank_users) : s->value;
       }

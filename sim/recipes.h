@@ -55,6 +55,10 @@ typedef struct {
   /* moe_a2a: SGLang's --moe-a2a-backend on every engine of the row: deepep (1: DeepEP's dispatch
    * and combine, the experts in DeepGEMM) or none (0: the MoE runner's default); -1: not set */
   int deepep;
+  /* sliced_moe_backend: TensorRT-LLM's MoE backend on the row's engines whose experts are sliced
+   * over tensor parallelism (EP 1 on several GPUs): trtllm (1: trtllm-gen's MoE, Engine.trtllm_gen_moe)
+   * or deepgemm (0); the engines with whole experts over EP keep DeepGEMM; -1: not set */
+  int sliced_trtllm_gen;
 } RecipeSettings;
 
 typedef struct {

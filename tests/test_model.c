@@ -1361,11 +1361,12 @@ END_TEST
 /* The expert layers' time of one 1,024-token DeepSeek-R1 FP8 prompt on 8 GPUs of SYS (TP8, the
  * full clock, uniform routing: with the catalog's hot experts 0.04 of the 256 stay untouched at
  * 8,192 picks, which the tile arithmetic below leaves out): the grouped-GEMM tests below. */
-static double prompt_moe_time(const Catalog *c, const char *sys, const Profile *prof, Stack stack, gboolean deepep)
+static double prompt_moe_time(const Catalog *c, const char *sys, const Profile *prof, Stack stack, gboolean deepep,
+                              gboolean trtllm_gen)
 {
   SystemSpec full;
   Engine e = engine(c, sys, "deepseek-r1", PREC_FP8, 8, prof);
-  e.stack = stack, e.deepep = deepep;
+  e.stack = stack, e.deepep = deepep, e.trtllm_gen_moe = trtllm_gen;
   LlmSpec uniform = *e.model; /* a shallow copy, never cleared */
   uniform.load_cv = 0;
   e.model = &uniform;
@@ -1395,27 +1396,29 @@ START_TEST(grouped_gemm_tiles)
   double routed = 2.0 * 1024 * 8 * 44040192.0 / 8 / (1979e12 * 0.1 * 32 / 80);
   double shared = 2.0 * 1024 * 44040192.0 / 8 / (1979e12 * 0.1 * 1024 / 1088);
   ck_assert_close(58 * (routed + shared), 69.596e-3, 1e-4);
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE), 58 * (routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE, FALSE), 58 * (routed + shared), 1e-4);
   prof.on[ARCH_HOPPER].moe = 0.5;
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE), 58 * (2 * routed + shared), 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE, FALSE), 58 * (2 * routed + shared), 1e-4);
   profile_clear(&prof);
 }
 END_TEST
 
-/* The shipped Blackwell tiles. Blackwell's trtllm-gen MoE kernels compute at most 64 token rows
- * per tile, as Hopper's wgmma does; its block-scaled FP8 experts run DeepGEMM in TensorRT-LLM and
- * in SGLang with DeepEP, whose SM100 kernels compute 128-row tiles only (profile.h); SGLang without
- * DeepEP runs them in trtllm-gen (step_time.c). The case above on 8 B200s, DeepSeek-R1's FP8 checkpoint
- * (block-scaled): 32 rows per expert pad to 32 + 128 - 128/2 x 32/128 = 144, 32/144 of the rate:
- * 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 4500e12 x 0.1 x 32/144 = 0.901943 ms a layer (the
- * weights, 256 experts' eighths at 8 TB/s, 0.176 ms, read faster); the shared expert (a dense
- * GEMM, no tile) 2 x 1024 x 44,040,192 / 8 / (4500e12 x 0.1 x 1024/1088) = 0.026620 ms. 58 layers:
- * 53.857 ms. With the 64-row tile the other kernels have, 80 rows: 0.501080 + 0.026620 ms a layer,
- * 30.607 ms. Where SGLang runs its dense block-scaled GEMMs in FlashInfer's kernels (Blackwell,
- * no DeepEP) at the stack layer's fp8_block_flashinfer of 0.5, the shared expert runs at half the
- * rate, the routed ones (trtllm-gen's) as before: 0.501080 + 0.053240 ms a layer, 32.151 ms;
- * TensorRT-LLM's and SGLang's DeepEP engines keep DeepGEMM's, and so does SGLang on Hopper (69.596
- * ms, the case above). */
+/* The shipped Blackwell tiles. Block-scaled FP8 experts run DeepGEMM by default in TensorRT-LLM
+ * and in SGLang with DeepEP, whose SM100 kernels compute 128-row tiles only (profile.h); SGLang
+ * without DeepEP, and TensorRT-LLM launched with its TRTLLM MoE backend, run them in trtllm-gen's
+ * MoE, whose tile follows the tokens per expert (moe_trtllm_gen_tile). The case above on 8 B200s,
+ * DeepSeek-R1's FP8 checkpoint (block-scaled): 32 rows per expert pad to 32 + 128 - 128/2 x 32/128
+ * = 144, 32/144 of the rate: 2 x 1024 x 8 x 44,040,192 / 8 FLOP at 4500e12 x 0.1 x 32/144 =
+ * 0.901943 ms a layer (the weights, 256 experts' eighths at 8 TB/s, 0.176 ms, read faster); the
+ * shared expert (a dense GEMM, no tile) 2 x 1024 x 44,040,192 / 8 / (4500e12 x 0.1 x 1024/1088) =
+ * 0.026620 ms. 58 layers: 53.857 ms. trtllm-gen's tile for 1024 x 8 / 256 = 32 tokens an expert is
+ * 32 rows: 32 + 32 - 32/2 = 48 rows' time, 2/3 of the rate: 0.300648 + 0.026620 ms a layer, 18.982
+ * ms. Where SGLang runs its dense block-scaled GEMMs in FlashInfer's kernels (Blackwell, no DeepEP)
+ * at the stack layer's fp8_block_flashinfer of 0.5, the shared expert runs at half the rate, the
+ * routed ones as before: 0.300648 + 0.053240 ms a layer, 20.525 ms; TensorRT-LLM's and SGLang's
+ * DeepEP engines keep DeepGEMM's, and so does SGLang on Hopper (69.596 ms, the case above), and
+ * TensorRT-LLM's TRTLLM backend there (trtllm-gen is Blackwell's). With DeepGEMM's tile set to 64
+ * rows, 32 + 64 - 64/2 x 32/64 = 80 rows: 0.501080 + 0.026620 ms a layer, 30.607 ms. */
 START_TEST(grouped_gemm_tiles_blackwell)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -1426,22 +1429,52 @@ START_TEST(grouped_gemm_tiles_blackwell)
   bw->grouped_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_tile_m;
   bw->grouped_block_tile_m = shipped.arch[ARCH_BLACKWELL].grouped_block_tile_m;
   bw->fp8_block_efficiency = 0.1;
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE), 53.857e-3, 1e-4);
-  /* SGLang runs them in DeepGEMM only with DeepEP; without it in trtllm-gen's 64-row tiles */
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, TRUE), 53.857e-3, 1e-4);
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, FALSE), 30.607e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE, FALSE), 53.857e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE, TRUE), 18.982e-3, 1e-4);
+  /* SGLang runs them in DeepGEMM only with DeepEP; without it in trtllm-gen's tiles */
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, TRUE, FALSE), 53.857e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, FALSE, FALSE), 18.982e-3, 1e-4);
   prof.on[ARCH_BLACKWELL].fp8_block_flashinfer = 0.5;
   prof.on[ARCH_HOPPER].fp8_block_flashinfer = 0.5;
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, FALSE), 32.151e-3, 1e-4);
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, TRUE), 53.857e-3, 1e-4);
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE), 53.857e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, FALSE, FALSE), 20.525e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE, TRUE), 18.982e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_SGLANG, TRUE, FALSE), 53.857e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE, FALSE), 53.857e-3, 1e-4);
   prof.arch[ARCH_HOPPER].fp8_block_efficiency = 0.1;
-  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_SGLANG, FALSE), 69.596e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_SGLANG, FALSE, FALSE), 69.596e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "h200-sxm-hgx8", &prof, STACK_TRTLLM, FALSE, TRUE), 69.596e-3, 1e-4);
   prof.on[ARCH_BLACKWELL].fp8_block_flashinfer = 1;
   bw->grouped_block_tile_m = bw->grouped_tile_m;
-  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE), 30.607e-3, 1e-4);
+  ck_assert_close(prompt_moe_time(c, "b200-hgx8", &prof, STACK_TRTLLM, FALSE, FALSE), 30.607e-3, 1e-4);
   profile_clear(&prof);
   profile_clear(&shipped);
+}
+END_TEST
+
+/* trtllm-gen's tile by hand (TensorRT-LLM's calculate_tile_tokens_dim): the whole tokens an expert
+ * gets, to the next power of two, 8 to 128. 0.5 -> 0 -> 8; 8.9 -> 8; 9 -> 16; 20.7 -> 20 -> 32;
+ * 64 -> 64; 100 -> 128; 5000 -> 128. Which engines run it: TensorRT-LLM launched with it on
+ * Blackwell for a block-scaled FP8 checkpoint (not on Hopper, not for FP4, not unlaunched), and
+ * SGLang's FlashInfer path (Blackwell, no DeepEP). */
+START_TEST(trtllm_gen_tile_by_hand)
+{
+  static const double per[] = { 0.5, 8, 8.9, 9, 20.7, 64, 100, 5000 }, want[] = { 8, 8, 8, 16, 32, 64, 128, 128 };
+  for (gsize i = 0; i < G_N_ELEMENTS(per); i++)
+    ck_assert_double_eq(moe_trtllm_gen_tile(per[i]), want[i]);
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine b8 = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  Engine h8 = engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof);
+  Engine b4 = engine(c, "b200-hgx8", "deepseek-r1", PREC_FP4, 8, &prof);
+  ck_assert(!engine_trtllm_gen_moe(&b8));
+  b8.trtllm_gen_moe = h8.trtllm_gen_moe = b4.trtllm_gen_moe = TRUE;
+  ck_assert(engine_trtllm_gen_moe(&b8) && !engine_trtllm_gen_moe(&h8) && !engine_trtllm_gen_moe(&b4));
+  b8.trtllm_gen_moe = FALSE, b8.stack = STACK_SGLANG;
+  ck_assert(engine_trtllm_gen_moe(&b8));
+  b8.deepep = TRUE;
+  ck_assert(!engine_trtllm_gen_moe(&b8));
+  profile_clear(&prof);
 }
 END_TEST
 
@@ -1732,6 +1765,7 @@ int main(void)
   tcase_add_test(tc, fp8_block_scaled_gemms);
   tcase_add_test(tc, grouped_gemm_tiles);
   tcase_add_test(tc, grouped_gemm_tiles_blackwell);
+  tcase_add_test(tc, trtllm_gen_tile_by_hand);
   tcase_add_test(tc, dense_precision_of_checkpoints);
   tcase_add_test(tc, overlap_scheduler_by_stack);
   tcase_add_test(tc, ttft_carries_prefill);

@@ -190,6 +190,7 @@ START_TEST(inferencex_launch_settings)
     "dis10,inferencex,b200-hgx8,24,deepseek-r1,fp8,1024,1024,1600,concurrency,disagg,,,,1,8,8,1,2,8,8,1,8,16,mtp,dynamo-trt,2400,42,1500\n"
     "dis11,inferencex,h200-sxm-hgx8,24,deepseek-r1,fp8,8192,1024,128,concurrency,disagg,,,,2,8,8,1,1,8,8,1,16,8,mtp,dynamo-trt,202,42,1100\n"
     "dis12,inferencex,gb200-nvl72,40,deepseek-r1,fp8,1024,8192,2152,concurrency,disagg,,,,1,8,8,1,2,16,16,1,8,32,mtp,dynamo-trt,2790,58,4100\n"
+    "dis13,inferencex,b200-hgx8,32,deepseek-r1,fp8,1024,1024,32,concurrency,disagg,,,,1,8,8,1,3,8,1,0,8,24,none,dynamo-trt,80,60,300\n"
     "mlp1,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,290,,offline,agg,,,,,,,,,,,,,,,trtllm,4000,,\n"
     "mls1,mlperf,b200-hgx8,8,llama-2-70b,fp4,,274,,server,agg,,,,,,,,,,,,,,,trtllm,12392,7.6,253\n"
     "mls2,mlperf,h200-sxm-hgx8,8,llama-2-70b,fp8,,293,,server,agg,,,,,,,,,,,,,,,trtllm,4274,5.3,527\n"
@@ -275,6 +276,14 @@ START_TEST(inferencex_launch_settings)
    * DP the row records (dis7 records it on both pools); the wide workers (dis6) keep theirs, and so
    * does a B200 row (dis5, recorded without it) */
   ck_assert(!d7->prefill.dp_attention && !d7->decode.dp_attention);
+  /* TensorRT-LLM's B200 FP8 launches run trtllm-gen's MoE where the experts are sliced over TP8
+   * (trt2's engine, dis13's three decode workers) and DeepGEMM where they are whole over EP 8
+   * (trt1, dis10's pools, dis13's attention-DP prefill worker); Llama has no experts (l70) */
+  const ValRow *d13 = row_of(rows, "dis13"), *d10 = row_of(rows, "dis10");
+  ck_assert(t2->decode.trtllm_gen_moe && d13->decode.trtllm_gen_moe);
+  ck_assert(!t1->decode.trtllm_gen_moe && !d13->prefill.trtllm_gen_moe);
+  ck_assert(!d10->decode.trtllm_gen_moe && !d10->prefill.trtllm_gen_moe);
+  ck_assert(!row_of(rows, "l70")->decode.trtllm_gen_moe);
   ck_assert(d6->prefill.dp_attention && d6->decode.dp_attention);
   ck_assert(!d5->prefill.dp_attention && !d5->decode.dp_attention);
   const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
@@ -667,6 +676,8 @@ START_TEST(bad_recipes)
       ":2:62: expected true or false" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {moe_a2a: nccl}}\n",
       ":2:57: expected deepep or none" },
+    { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {sliced_moe_backend: cutlass}}\n",
+      ":2:68: expected trtllm or deepgemm" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {graph_batches: 8}}\n",
       ":2:63: expected a list of batch sizes, e.g. [1, 2, 4, 8]" },
     { "recipes:\n  - {id: a, source: s, when: {model: x}, set: {max_batch: trtllm-benchh}}\n",
