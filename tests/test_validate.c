@@ -276,6 +276,8 @@ START_TEST(inferencex_launch_settings)
    * DP the row records (dis7 records it on both pools); the wide workers (dis6) keep theirs, and so
    * does a B200 row (dis5, recorded without it) */
   ck_assert(!d7->prefill.dp_attention && !d7->decode.dp_attention);
+  ck_assert(d6->prefill.dp_attention && d6->decode.dp_attention);
+  ck_assert(!d5->prefill.dp_attention && !d5->decode.dp_attention);
   /* TensorRT-LLM's B200 FP8 launches run trtllm-gen's MoE where the experts are sliced over TP8
    * (trt2's engine, dis13's three decode workers) and DeepGEMM where they are whole over EP 8
    * (trt1, dis10's pools, dis13's attention-DP prefill worker); Llama has no experts (l70) */
@@ -284,8 +286,6 @@ START_TEST(inferencex_launch_settings)
   ck_assert(!t1->decode.trtllm_gen_moe && !d13->prefill.trtllm_gen_moe);
   ck_assert(!d10->decode.trtllm_gen_moe && !d10->prefill.trtllm_gen_moe);
   ck_assert(!row_of(rows, "l70")->decode.trtllm_gen_moe);
-  ck_assert(d6->prefill.dp_attention && d6->decode.dp_attention);
-  ck_assert(!d5->prefill.dp_attention && !d5->decode.dp_attention);
   const ValRow *o1 = row_of(rows, "oss1"), *o2 = row_of(rows, "oss2");
   ck_assert(o1->launch && o1->overlap == 1 && o1->load.chunk == 8192 && o1->load.max_batch == 64);
   ck_assert(o1->kv_asked == KVP_BF16 && o1->batch_wait_timeout == 0);
