@@ -132,8 +132,8 @@ static void rates(const Engine *e, double clock, Rates *r)
   r->half_m_w = cw != e->precision ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   r->half_m_dense = cd != dp ? MIN(r->half_m, WEIGHT_ONLY_HALF_M) : r->half_m;
   /* DeepGEMM's tile for block-scaled experts, the grouped GEMMs' for the rest (trtllm-gen's MoE
-   * sizes its own to the step: moe_time) */
-  double tile = block_scaled(e, cw) && !engine_flashinfer_fp8(e) ? a->grouped_block_tile_m : a->grouped_tile_m;
+   * sizes its own to the step, which moe_time takes instead) */
+  double tile = block_scaled(e, cw) ? a->grouped_block_tile_m : a->grouped_tile_m;
   r->tile_m = cw != e->precision ? MIN(tile, WEIGHT_ONLY_HALF_M) : tile;
   comm_links(e->sys, a, on, k, &r->links);
   if (e->nvlink_share > 0) /* a degraded NVLink domain: the switch trays left carry its traffic */
