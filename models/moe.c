@@ -84,6 +84,11 @@ double moe_trtllm_gen_tile(double tokens_per_expert)
   return tile;
 }
 
+gboolean moe_backend_trtllm_gen(MoeBackend backend, int moe_tp)
+{
+  return backend == MOE_BACKEND_TRTLLM || (backend == MOE_BACKEND_AUTO && moe_tp > 1);
+}
+
 double moe_tile_rows(double rows, double tile)
 {
   if (tile <= 0)

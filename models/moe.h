@@ -66,5 +66,16 @@ double moe_tile_rows(double rows, double tile);
  * calculate_tile_tokens_dim; FlashInfer's, which SGLang's flashinfer_trtllm runner calls, the
  * same). DeepGEMM's tile is fixed instead (the hardware layer's grouped_block_tile_m). */
 double moe_trtllm_gen_tile(double tokens_per_expert);
+/* TensorRT-LLM's MoE backend for a block-scaled FP8 checkpoint's experts on Blackwell and later
+ * (its moe_config.backend): DEEPGEMM (fixed 128-row tiles), TRTLLM (trtllm-gen's, the tile
+ * following the tokens per expert), or AUTO, as NVIDIA's own launches pick it: TRTLLM where the
+ * experts are sliced over tensor parallelism (EP 1 on several GPUs), DEEPGEMM where they are spread
+ * whole over the GPUs (the srt-slurm Dynamo recipes for B200 FP8: TRTLLM on their
+ * moe_expert_parallel_size 1 workers, DEEPGEMM on their attention-DP EP-8 ones; InferenceX's B200
+ * FP8 TensorRT-LLM scripts likewise: docs/validation.md). */
+typedef enum { MOE_BACKEND_AUTO, MOE_BACKEND_DEEPGEMM, MOE_BACKEND_TRTLLM } MoeBackend;
+/* Whether an engine launched with BACKEND whose experts are sliced MOE_TP ways (its stage GPUs over
+ * EP: engine_moe_tp) runs them in trtllm-gen's MoE (Engine.trtllm_gen_moe). */
+gboolean moe_backend_trtllm_gen(MoeBackend backend, int moe_tp);
 
 #endif

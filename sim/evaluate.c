@@ -38,6 +38,9 @@ void evaluate_engine(const Point *pt, const Profile *prof, const EngineSpec *es,
     /* EPLB slots where the engine's experts are spread over more than one GPU */
     .expert_slots = es->ep > 1 ? p->serving.expert_slots : 0, .eager = !p->serving.cuda_graphs,
   };
+  /* TensorRT-LLM's MoE backend as launched (launch.c writes the same; where it matters:
+   * engine_trtllm_gen_moe) */
+  out->trtllm_gen_moe = moe_backend_trtllm_gen(p->serving.moe_backend, engine_moe_tp(out));
   /* the CUDA graphs `aifsim launch` captures for it (launch.c writes the same list) */
   if (p->serving.cuda_graphs)
     engine_stack_graphs(stack, out->draft_tokens, es->max_batch, &out->graphs);

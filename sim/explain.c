@@ -60,9 +60,10 @@ static double step_line(GString *out, const char *what, const Engine *e, const S
 
 static void engine_line(GString *out, const char *pool, const Engine *e, int workers)
 {
-  g_string_append_printf(out, "  %s: %d x %d GPUs, EP %d%s%s, %d MTP drafts%s\n", pool, workers, e->gpus, e->ep,
+  g_string_append_printf(out, "  %s: %d x %d GPUs, EP %d%s%s%s, %d MTP drafts%s\n", pool, workers, e->gpus, e->ep,
                          e->dp_attention ? ", attention data-parallel" : ", attention tensor-parallel",
-                         e->expert_slots > 0 ? ", EPLB slots" : "", e->draft_tokens,
+                         e->expert_slots > 0 ? ", EPLB slots" : "",
+                         engine_trtllm_gen_moe(e) ? ", experts in trtllm-gen's tiles" : "", e->draft_tokens,
                          e->eager ? ", no CUDA graphs" : "");
 }
 

@@ -40,6 +40,10 @@ typedef struct {
    * (engine_flashinfer_fp8: SGLang on Blackwell and later; these files never launch DeepEP): the
    * files switch them so */
   gboolean flashinfer_fp8;
+  /* TensorRT-LLM serving a block-scaled FP8 checkpoint's experts on Blackwell or later, where its
+   * MoE backend changes their tiles (engine_trtllm_gen_moe): the files name the backend the point
+   * was simulated with (serving.moe_backend, per pool by its layout) */
+  gboolean fp8_moe_backend;
   const char *model_path, *name, *image, *label;
   Pool agg, prefill, decode;
 } Launch;
@@ -119,9 +123,17 @@ static char *trtllm_yaml(const Launch *l, const Pool *pool)
                          l->kv == PREC_FP8 ? "fp8" : l->kv == PREC_FP4 ? "nvfp4" : "auto", l->kv_fraction);
   if (l->mtp > 0)
     g_string_append_printf(y, "speculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: %d\n", l->mtp);
-  if (l->experts > 0 && pool->ep > 1 && l->slots > l->experts)
-    g_string_append_printf(y, "moe_config:\n  load_balancer:\n    num_slots: %d   # EPLB: %d redundant experts\n",
-                           l->slots, l->slots - l->experts);
+  gboolean eplb = l->experts > 0 && pool->ep > 1 && l->slots > l->experts;
+  if (l->fp8_moe_backend || eplb)
+    g_string_append(y, "moe_config:\n");
+  if (l->fp8_moe_backend) {
+    gboolean gen = moe_backend_trtllm_gen(l->p->serving.moe_backend, pool->stage / pool->ep);
+    g_string_append_printf(y, "  backend: %s\n", gen ? "TRTLLM   # trtllm-gen's experts: tiles of the tokens an expert gets"
+                                                      : "DEEPGEMM   # DeepGEMM's experts: 128-token tiles");
+  }
+  if (eplb)
+    g_string_append_printf(y, "  load_balancer:\n    num_slots: %d   # EPLB: %d redundant experts\n", l->slots,
+                           l->slots - l->experts);
   if (pool->role) {
     g_string_append(y, "cache_transceiver_config:\n  backend: DEFAULT\n");
     if (strcmp(pool->role, "prefill") == 0)
@@ -584,6 +596,9 @@ GPtrArray *launch_files(const Point *pt, const Profile *prof, const ResultRow *r
   l.dynamo = l.disagg || framework_dynamo(p->serving.framework);
   Engine served = { .sys = &pt->system, .model = &pt->model, .precision = p->serving.precision, .stack = l.stack };
   l.flashinfer_fp8 = engine_flashinfer_fp8(&served);
+  Engine gen = served;
+  gen.trtllm_gen_moe = TRUE;
+  l.fp8_moe_backend = l.stack == STACK_TRTLLM && l.experts > 0 && engine_trtllm_gen_moe(&gen);
   static const char *const images[] = { "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0" };

@@ -143,9 +143,9 @@ static void launch_as_recipes_say(ValRow *r, const Cell *c, const Recipes *rec, 
   if (s.deepep >= 0)
     r->decode.deepep = r->prefill.deepep = s.deepep == 1;
   if (s.sliced_trtllm_gen == 1) { /* after EP, which decides whose experts are sliced */
-    r->decode.trtllm_gen_moe = engine_moe_tp(&r->decode) > 1;
+    r->decode.trtllm_gen_moe = moe_backend_trtllm_gen(MOE_BACKEND_AUTO, engine_moe_tp(&r->decode));
     if (r->disaggregated)
-      r->prefill.trtllm_gen_moe = engine_moe_tp(&r->prefill) > 1;
+      r->prefill.trtllm_gen_moe = moe_backend_trtllm_gen(MOE_BACKEND_AUTO, engine_moe_tp(&r->prefill));
   }
   if (!isnan(s.kv_memory_fraction))
     r->decode.kv_fraction = r->prefill.kv_fraction = s.kv_memory_fraction;

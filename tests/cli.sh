@@ -279,6 +279,14 @@ grep -q '^  batch ' "$out/stdout" && grep -q "^  a decode step of one engine: [0
   grep -q '^    [0-9]* prompt tokens a second a GPU at that step$' "$out/stdout" && ok ||
   fail "estimate --explain prints the table, then the point's steps"
 expect_rc 2 "estimate --explain with --format json" "$AIFSIM" estimate --system h200-sxm-hgx8 --model llama-3.3-70b --explain -f json
+# the engines' MoE backend as simulated (serving.moe_backend): TP-sliced FP8 experts on GB200 in
+# trtllm-gen's tiles by default, in DeepGEMM's when the key says so
+expect_rc 0 "estimate --explain, FP8 experts sliced" "$AIFSIM" estimate --system gb200-nvl72 --model deepseek-r1 --precision fp8 --tp 8 --users 16 --explain
+grep -q "^  engines: 1 x 8 GPUs, EP 1, attention tensor-parallel, experts in trtllm-gen's tiles, " "$out/stdout" && ok ||
+  fail "estimate --explain says the sliced FP8 experts run in trtllm-gen's tiles"
+expect_rc 0 "estimate --explain, DeepGEMM named" "$AIFSIM" estimate --system gb200-nvl72 --model deepseek-r1 --precision fp8 --tp 8 --users 16 --explain --set serving.moe_backend=deepgemm
+grep -q "^  engines: 1 x 8 GPUs, EP 1, attention tensor-parallel, 0 MTP drafts" "$out/stdout" && ok ||
+  fail "estimate --explain with serving.moe_backend deepgemm names no trtllm-gen tiles"
 
 # calibration/held-out.sh: the measured file's two splits, each half predicted by the profile fitted
 # on the other (by the steady state here, for speed): every row is predicted once per split, and
@@ -882,6 +890,18 @@ expect_rc 0 "launch SGLang FP8 on H200" "$AIFSIM" launch "$out/sglang-h200" --po
 grep -q 'SGLANG_ENABLE_FLASHINFER_GEMM=true' "$out/launch-agg-sglang/files"/*-p0/sglang-serve.sh &&
   ! grep -q 'JIT_DEEPGEMM' "$out/sglang-h200/files"/*-p0/sglang-serve.sh && ok ||
   fail "SGLang's launch on Blackwell switches DeepGEMM off, on Hopper not"
+# TensorRT-LLM's MoE backend as simulated (serving.moe_backend auto): DeepSeek-R1's block-scaled FP8
+# experts sliced over TP8 in trtllm-gen's MoE, spread whole by EP8 in DeepGEMM's; FP4 names none
+sed -e 's/^  precision: fp4$/  precision: fp8/' -e 's/aggregated: {tp: 8, ep: 8, attention_dp: true,/aggregated: {tp: 8, ep: [1, 8], attention_dp: false,/' \
+  "$SRC/tests/launch/agg-trtllm.yaml" >"$out/moe-backend.yaml"
+expect_rc 0 "run TensorRT-LLM FP8 TP8 EP1 and EP8" "$AIFSIM" run "$out/moe-backend.yaml" -o "$out/moe-backend" -q
+for i in 0 1; do
+  expect_rc 0 "launch TensorRT-LLM FP8 point $i" "$AIFSIM" launch "$out/moe-backend" --point $i -o "$out/moe-backend/f$i"
+done
+grep -q '^  backend: TRTLLM ' "$out/moe-backend/f0"/*-p0/extra-llm-api-config.yaml &&
+  grep -q '^  backend: DEEPGEMM ' "$out/moe-backend/f1"/*-p1/extra-llm-api-config.yaml &&
+  ! grep -q 'backend: ' "$out/launch-agg-trtllm/files"/*-p0/extra-llm-api-config.yaml && ok ||
+  fail "TensorRT-LLM's launch names the MoE backend the point was simulated with"
 # a KV router weighted as simulated: the frontend is launched with that weight
 sed 's/^  router: kv_aware$/  router: kv_aware\n  kv_overlap_weight: 4/' "$SRC/tests/launch/disagg-sglang.yaml" >"$out/weighted.yaml"
 expect_rc 0 "run a weighted KV router" "$AIFSIM" run "$out/weighted.yaml" -o "$out/weighted" -q

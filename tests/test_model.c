@@ -1455,9 +1455,13 @@ END_TEST
  * gets, to the next power of two, 8 to 128. 0.5 -> 0 -> 8; 8.9 -> 8; 9 -> 16; 20.7 -> 20 -> 32;
  * 64 -> 64; 100 -> 128; 5000 -> 128. Which engines run it: TensorRT-LLM launched with it on
  * Blackwell for a block-scaled FP8 checkpoint (not on Hopper, not for FP4, not unlaunched), and
- * SGLang's FlashInfer path (Blackwell, no DeepEP). */
+ * SGLang's FlashInfer path (Blackwell, no DeepEP). Which launches name it (serving.moe_backend):
+ * trtllm always, deepgemm never, auto where the experts are sliced over more than one GPU. */
 START_TEST(trtllm_gen_tile_by_hand)
 {
+  ck_assert(moe_backend_trtllm_gen(MOE_BACKEND_AUTO, 8) && moe_backend_trtllm_gen(MOE_BACKEND_AUTO, 2));
+  ck_assert(!moe_backend_trtllm_gen(MOE_BACKEND_AUTO, 1));
+  ck_assert(moe_backend_trtllm_gen(MOE_BACKEND_TRTLLM, 1) && !moe_backend_trtllm_gen(MOE_BACKEND_DEEPGEMM, 8));
   static const double per[] = { 0.5, 8, 8.9, 9, 20.7, 64, 100, 5000 }, want[] = { 8, 8, 8, 16, 32, 64, 128, 128 };
   for (gsize i = 0; i < G_N_ELEMENTS(per); i++)
     ck_assert_double_eq(moe_trtllm_gen_tile(per[i]), want[i]);

@@ -282,6 +282,42 @@ START_TEST(engines_capture_the_launch_graphs)
 }
 END_TEST
 
+/* A point's TensorRT-LLM engines run their block-scaled FP8 experts in the MoE backend
+ * serving.moe_backend names, `auto` as NVIDIA's launches pick it: trtllm-gen where TP slices the
+ * experts (TP8 EP1: 8 ways), DeepGEMM where EP spreads them whole (TP8 EP8: 1 way); named, on
+ * every layout. Only TensorRT-LLM with DeepSeek's block-scaled FP8 past Hopper runs it
+ * (engine_trtllm_gen_moe): the H200's and the FP4 points keep their kernels whatever is named. */
+START_TEST(engines_take_the_moe_backend_as_launched)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  static const struct {
+    const char *system, *precision, *backend;
+    int ep;
+    gboolean flag, runs;
+  } cases[] = {
+    { "gb200-nvl72", "fp8", "auto", 1, TRUE, TRUE },       { "gb200-nvl72", "fp8", "auto", 8, FALSE, FALSE },
+    { "gb200-nvl72", "fp8", "deepgemm", 1, FALSE, FALSE }, { "gb200-nvl72", "fp8", "trtllm", 8, TRUE, TRUE },
+    { "b200-hgx8", "fp8", "auto", 1, TRUE, TRUE },         { "h200-sxm-hgx8", "fp8", "auto", 1, TRUE, FALSE },
+    { "gb200-nvl72", "fp4", "trtllm", 1, TRUE, FALSE },
+  };
+  Profile prof;
+  profile_defaults(&prof);
+  for (gsize k = 0; k < G_N_ELEMENTS(cases); k++) {
+    g_autofree char *text = g_strdup_printf("name: m\nsystem: %s\nmodel: deepseek-r1\nserving:\n  framework: trtllm\n"
+                                            "  precision: %s\n  moe_backend: %s\n  aggregated: {tp: 8, ep: %d}\n",
+                                            cases[k].system, cases[k].precision, cases[k].backend, cases[k].ep);
+    g_autoptr(Scenario) s = load_text(c, text, NULL);
+    Point p;
+    scenario_point(s, c, 0, &p);
+    Engine e;
+    evaluate_engine(&p, &prof, &p.p.serving.agg, &e);
+    ck_assert_msg(e.trtllm_gen_moe == cases[k].flag && engine_trtllm_gen_moe(&e) == cases[k].runs, "case %zu", k);
+    point_clear(&p);
+  }
+  profile_clear(&prof);
+}
+END_TEST
+
 START_TEST(command_line_override)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -326,6 +362,7 @@ int main(void)
   tcase_add_test(tc, resolved_file_reproduces_points);
   tcase_add_test(tc, deployments_lay_over_the_point);
   tcase_add_test(tc, engines_capture_the_launch_graphs);
+  tcase_add_test(tc, engines_take_the_moe_backend_as_launched);
   tcase_add_test(tc, command_line_override);
   tcase_add_test(tc, key_table_is_documented);
   suite_add_tcase(s, tc);

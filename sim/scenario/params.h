@@ -9,6 +9,7 @@
 
 #include "fabric.h"
 #include "factory.h"
+#include "moe.h"
 #include "precision.h"
 
 typedef enum { DIST_FIXED, DIST_UNIFORM, DIST_NORMAL, DIST_LOGNORMAL, DIST_EXPONENTIAL } LengthDist;
@@ -87,6 +88,7 @@ typedef struct {
   ServingMode mode;
   gboolean weight_only; /* a precision the GPU has no tensor cores for runs weight-only (else infeasible) */
   int expert_slots;     /* EPLB slots per MoE layer for engines with EP > 1 (0 = no EPLB) */
+  MoeBackend moe_backend; /* TensorRT-LLM's backend for block-scaled FP8 experts on Blackwell+ */
   gboolean cuda_graphs; /* steps run as CUDA graphs where the stack captures them */
   ParallelismKind parallelism; /* auto is expanded at load into the aggregated keys' lists */
   EngineKind engine;

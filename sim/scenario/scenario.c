@@ -23,6 +23,7 @@ static const char *const fabric_names[] = { "infiniband", "ethernet", NULL };
 static const char *const provisioning_names[] = { "nameplate", "component", "drawn", NULL };
 static const char *const parallelism_names[] = { "manual", "auto", NULL };
 static const char *const power_policy_names[] = { "none", "cap", "shed", NULL };
+static const char *const moe_backend_names[] = { "auto", "deepgemm", "trtllm", NULL }; /* MoeBackend's order */
 static const char *const engine_names[] = { "auto", "steady", "des", "simgrid", NULL };
 static const char *const start_names[] = { "spread", "together", NULL };
 static const char *const window_names[] = { "steady", "all", NULL };
@@ -99,6 +100,7 @@ static const KtKey keys[] = {
   ENUM("serving.framework", serving.framework, framework_names, "trtllm", "serving stack: its efficiencies come from the profile"),
   ENUM("serving.precision", serving.precision, precision_names, "fp8", "weight and GEMM precision"),
   INT_MAX_("serving.expert_slots", serving.expert_slots, "0", "EPLB, for engines with EP > 1: expert slots per MoE layer over the EP GPUs, placed by measured load, the slots beyond the model's experts holding copies of hot experts (0 = off; e.g. 288 for DeepSeek-R1's 256, as TensorRT-LLM's wide-EP recipes run)", KT_NONNEG, 1 << 20),
+  ENUM("serving.moe_backend", serving.moe_backend, moe_backend_names, "auto", "TensorRT-LLM's MoE backend for a block-scaled FP8 checkpoint's experts (DeepSeek-R1's) on Blackwell and later: deepgemm (DeepGEMM's fixed 128-token tiles), trtllm (trtllm-gen's, whose tile follows the tokens an expert gets, 8 to 128), or auto: as NVIDIA's launches pick it, trtllm where the experts are sliced over TP (EP 1 on several GPUs), deepgemm where EP spreads them whole; `aifsim launch` writes it (moe_config.backend)"),
   BOOL("serving.cuda_graphs", serving.cuda_graphs, "true", "steps run as CUDA graphs where the stack captures them, padded to its capture sizes (docs/model.md; false: every kernel launched by the host, as --enforce-eager)"),
   BOOL("serving.weight_only", serving.weight_only, "true", "a precision the GPU has no tensor cores for (FP4 on Hopper): true = weights kept in it and widened to BF16 in the GEMMs (W4A16, as MXFP4 is served on Hopper); false = such points are infeasible"),
   ENUM("serving.kv_cache_precision", serving.kv_precision, kvp_names, "auto", "KV-cache precision (auto: the stack's default from the profile; bf16 when serving bf16)"),
