@@ -57,21 +57,19 @@ gboolean engine_routes_padding(const Engine *e)
   return !(e->stack == STACK_SGLANG && e->ep > 1);
 }
 
-/* Whether the engine serves a block-scaled FP8 checkpoint on Blackwell or later, where FlashInfer's
- * and trtllm-gen's kernels for it exist. */
-static gboolean block_fp8_past_hopper(const Engine *e)
+gboolean engine_block_fp8_past_hopper(const Engine *e)
 {
   return e->sys->arch != ARCH_HOPPER && e->precision == PREC_FP8 && e->model->fp8_block > 0;
 }
 
 gboolean engine_flashinfer_fp8(const Engine *e)
 {
-  return e->stack == STACK_SGLANG && !e->deepep && block_fp8_past_hopper(e);
+  return e->stack == STACK_SGLANG && !e->deepep && engine_block_fp8_past_hopper(e);
 }
 
 gboolean engine_trtllm_gen_moe(const Engine *e)
 {
-  return (e->stack == STACK_TRTLLM && e->trtllm_gen_moe && block_fp8_past_hopper(e)) || engine_flashinfer_fp8(e);
+  return (e->stack == STACK_TRTLLM && e->trtllm_gen_moe && engine_block_fp8_past_hopper(e)) || engine_flashinfer_fp8(e);
 }
 
 /* One stretch of a capture ladder: FROM, FROM + STEP, ... up to TO and MAX (both inclusive), the

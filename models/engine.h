@@ -95,6 +95,10 @@ gboolean engine_routes_padding(const Engine *e);
  * low-latency recipes likewise), at the stack layer's fp8_block_flashinfer share (step_time.c);
  * `aifsim launch` sets the same switches (launch.c). */
 gboolean engine_flashinfer_fp8(const Engine *e);
+/* Whether the engine serves a block-scaled FP8 checkpoint on Blackwell or later, where FlashInfer's
+ * and trtllm-gen's kernels for it exist (and TensorRT-LLM's MoE backend picks between them and
+ * DeepGEMM's). */
+gboolean engine_block_fp8_past_hopper(const Engine *e);
 /* Whether the engine's block-scaled FP8 experts run in trtllm-gen's MoE, its tile following the
  * tokens per expert: TensorRT-LLM launched with its TRTLLM MoE backend (Engine.trtllm_gen_moe) on
  * Blackwell or later, or SGLang where it runs FlashInfer's kernels (engine_flashinfer_fp8: its

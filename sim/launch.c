@@ -596,9 +596,7 @@ GPtrArray *launch_files(const Point *pt, const Profile *prof, const ResultRow *r
   l.dynamo = l.disagg || framework_dynamo(p->serving.framework);
   Engine served = { .sys = &pt->system, .model = &pt->model, .precision = p->serving.precision, .stack = l.stack };
   l.flashinfer_fp8 = engine_flashinfer_fp8(&served);
-  Engine gen = served;
-  gen.trtllm_gen_moe = TRUE;
-  l.fp8_moe_backend = l.stack == STACK_TRTLLM && l.experts > 0 && engine_trtllm_gen_moe(&gen);
+  l.fp8_moe_backend = l.stack == STACK_TRTLLM && l.experts > 0 && engine_block_fp8_past_hopper(&served);
   static const char *const images[] = { "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.5.0",
                                         "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0" };
