@@ -246,7 +246,8 @@ static double moe_time(const Engine *e, const Rates *r, double tokens, double ra
 static double busiest_rank_tokens(const StepBatch *b, double q_per_seq, int adp)
 {
   double prompts = b->prefill_tokens > 0 ? MAX(b->prefill_seqs, 1.0) : 1.0;
-  return b->decode_seqs * q_per_seq / adp + b->prefill_tokens / MIN(prompts, (double)adp);
+  double prefill = b->prefill_rank_tokens > 0 ? b->prefill_rank_tokens : b->prefill_tokens / MIN(prompts, (double)adp);
+  return b->decode_seqs * q_per_seq / adp + prefill;
 }
 
 /* Copies of each token an attention-DP engine's dispatch sends to the expert GPUs. With whole
@@ -423,6 +424,7 @@ static StepBatch micro_batch(const StepBatch *b, int pp)
   double prompts = b->prefill_seqs >= pp ? b->prefill_seqs / pp : MIN(b->prefill_seqs, 1.0);
   mb.prefill_tokens = b->prefill_seqs > 0 ? b->prefill_tokens * prompts / b->prefill_seqs : b->prefill_tokens / pp;
   mb.prefill_seqs = prompts;
+  mb.prefill_rank_tokens = 0; /* the placement is the whole batch's: a micro-batch's prompts spread */
   return mb;
 }
 

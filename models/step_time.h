@@ -23,6 +23,9 @@ typedef struct {
   double prefill_tokens; /* prompt tokens processed in this step (whole engine) */
   double prefill_seqs;   /* prompts those tokens belong to */
   double prefill_ctx;    /* mean tokens each prefill token attends to (prefix + half its chunk) */
+  double prefill_rank_tokens; /* attention-DP: the prompt tokens of the rank that holds the most,
+                               * where the caller placed the prompts on ranks (the event
+                               * simulation); 0: as many prompts a rank as they spread to */
   gboolean with_prompts; /* the decode part of a step that carries prompt chunks (with none of
                           * their tokens counted): run as such a step is, never in a padded graph */
 } StepBatch;

@@ -141,6 +141,37 @@ START_TEST(closed_loop_agrees_with_steady_state)
 }
 END_TEST
 
+/* A closed loop of more users than requests asked for: 1,024 users of Llama-3.3-70B on 8 H200s
+ * (a batch of up to 2,048), 1,000 requests. Its users start spread over one request's estimated
+ * duration, so their first requests run in a batch still filling; measured from a tenth of 1,000
+ * requests, the window would see only that first cycle's fast early completions. The run lasts
+ * three requests a user and opens its window once 1,024 are done, so it agrees with the steady
+ * state as the smaller loops above do (within 6%), and with Little's law (the same 1,024 users in
+ * flight, completing at req/s = users / mean E2E). */
+START_TEST(closed_loop_past_its_first_cycle)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  Engine e = llama_h200(c, &prof);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.users = 1024, p.requests = 1000, p.agg.max_batch = 2048;
+  varied_lengths(&p);
+  SimResult sr;
+  simulate_ok(&p, &e, 1, &sr);
+  ck_assert_uint_ge(sr.measured, 2 * 1024 - 64); /* the second and third cycles */
+  Load ld = { .isl = 922, .osl = 256, .users = 1024, .max_batch = 2048, .chunk = 8192 };
+  SteadyState ss;
+  g_autofree char *why = steady_aggregated(&e, 1, &ld, &ss);
+  ck_assert_ptr_null(why);
+  ck_assert_msg(fabs(sr.out_tok_s / ss.out_tok_s - 1) < 0.06 && fabs(sr.tpot[0] / ss.tpot - 1) < 0.06,
+                "event simulation %.0f tok/s, TPOT %.2f ms; steady state %.0f, %.2f", sr.out_tok_s, sr.tpot[0] * 1e3,
+                ss.out_tok_s, ss.tpot * 1e3);
+  ck_assert_close(sr.req_s * sr.mean_e2e, 1024, 0.03); /* Little's law */
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Open loop (Poisson) below saturation: the completion rate is the arrival rate and Little's law
  * holds (mean requests in the system = rate x mean latency). */
 START_TEST(poisson_open_loop)
@@ -481,6 +512,49 @@ START_TEST(attention_dp_balancing)
   simulate_ok(&p, &e, 1, &off);
   double added = on.ttft[0] - off.ttft[0], step = off.tpot[0];
   ck_assert_msg(added > 10 * step && added < 61 * step, "balancing added %.1f steps", added / step);
+  profile_clear(&prof);
+}
+END_TEST
+
+/* An attention-DP engine places whole prompts on its ranks, and a prompt step waits for the rank
+ * that holds the most prompt tokens. DeepSeek-R1 FP4 on 8 B200s, attention DP, no balancing hold,
+ * no overlap scheduler; N users send 1,000-token prompts together (2-token answers). The engine
+ * takes the first request alone (it is idle when it arrives) and the other N - 1 prompts in its
+ * second step, beside that request's one decode, where their median user's first token comes.
+ * Nine users put one new prompt on each rank; ten put two, 2,000 tokens, on one of them. The two
+ * runs' TTFTs differ by those second steps, as the step model has them with that placement
+ * (StepBatch.prefill_rank_tokens): 9 prompts whose busiest rank holds 2,000 tokens against 8 of
+ * 1,000 each, one sequence decoding at 1,000 tokens of context in both, ~25 ms; spread by their
+ * count (1,125 a rank) the ninth prompt would add less than half of that. */
+START_TEST(attention_dp_whole_prompts)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  profile_defaults(&prof);
+  prof.stack[STACK_TRTLLM].adp_balance_timeout = 0;
+  prof.stack[STACK_TRTLLM].overlap_scheduler = FALSE;
+  Engine e = deepseek(c, "b200-hgx8", 8, &prof);
+  SimConfig p = params(c, ARRIVAL_CLOSED);
+  p.input.dist = DIST_FIXED, p.input.mean = 1000;
+  p.output.dist = DIST_FIXED, p.output.mean = 2;
+  p.start = START_TOGETHER, p.window = WINDOW_ALL;
+  SimResult r8, r9;
+  p.users = p.requests = 9;
+  simulate_ok(&p, &e, 1, &r8);
+  p.users = p.requests = 10;
+  simulate_ok(&p, &e, 1, &r9);
+  StepBatch eight = { .decode_seqs = 1, .decode_ctx = 1000, .prefill_tokens = 8000, .prefill_seqs = 8, .prefill_ctx = 500 };
+  StepBatch nine = eight, spread = eight;
+  nine.prefill_tokens = spread.prefill_tokens = 9000, nine.prefill_seqs = spread.prefill_seqs = 9;
+  nine.prefill_rank_tokens = 2000; /* the busiest rank's prompt tokens (the decode's share is added) */
+  StepTime t8, t9, ts;
+  step_time(&e, &eight, &t8);
+  step_time(&e, &nine, &t9);
+  step_time(&e, &spread, &ts);
+  double added = r9.ttft[0] - r8.ttft[0];
+  ck_assert_msg(fabs(added - (t9.total - t8.total)) < 1e-6, "TTFT %.3f -> %.3f ms, steps %.3f -> %.3f ms",
+                r8.ttft[0] * 1e3, r9.ttft[0] * 1e3, t8.total * 1e3, t9.total * 1e3);
+  ck_assert(ts.total - t8.total < 0.5 * added);
   profile_clear(&prof);
 }
 END_TEST
@@ -1394,6 +1468,7 @@ int main(void)
   tcase_add_test(tc, event_order_is_deterministic);
   tcase_add_test(tc, samplers);
   tcase_add_test(tc, closed_loop_agrees_with_steady_state);
+  tcase_add_test(tc, closed_loop_past_its_first_cycle);
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, metrics_by_hand);
   tcase_add_test(tc, lost_requests_miss_the_slo);
@@ -1407,6 +1482,7 @@ int main(void)
   tcase_add_test(tc, disaggregated_handoff_steps);
   tcase_add_test(tc, benchmark_client_window);
   tcase_add_test(tc, attention_dp_balancing);
+  tcase_add_test(tc, attention_dp_whole_prompts);
   tcase_add_test(tc, batch_waiting);
   tcase_add_test(tc, green_contexts);
   tcase_add_test(tc, planner_rebalances);

@@ -1211,6 +1211,45 @@ START_TEST(attention_dp_prompt_on_one_rank)
 }
 END_TEST
 
+/* Where the caller placed whole prompts on attention-DP ranks (the event simulation), the step waits
+ * for the rank that holds the most prompt tokens. DeepSeek-R1 FP8 on 8 H200s, attention DP, ideal
+ * profile, full clock; nine 1,000-token prompts attending to 500 tokens on average. Spread by their
+ * count the ranks hold 9000 / 8 = 1,125 tokens each; placed whole, one rank holds two prompts, 2,000.
+ *   attention at 2,000 a rank: 2000 x 500 x 81920 x 61 = 4.9971e12 FLOP at 1979 TFLOP/s = 2.5251 ms
+ *     (its 7.808e9 exponentials at 3.9e12/s, 2.002 ms, hide under it), the same as sixteen prompts
+ *     two a rank; at 1,125 a rank 1.4204 ms;
+ *   the projections run 2,000 rows on the busiest rank, the experts' and dense layers' work is the
+ *     step's 9,000 tokens: more than the spread step's, less than sixteen prompts'.
+ * A placement of 1,125 a rank is the spread itself, to the bit. */
+START_TEST(busiest_rank_holds_whole_prompts)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  Profile prof;
+  ideal_profile(&prof);
+  Engine e = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
+  SystemSpec full;
+  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
+  StepBatch spread = { .prefill_tokens = 9000, .prefill_seqs = 9, .prefill_ctx = 500 };
+  StepBatch even = spread, placed = spread;
+  even.prefill_rank_tokens = 1125, placed.prefill_rank_tokens = 2000;
+  StepBatch two = { .prefill_tokens = 16000, .prefill_seqs = 16, .prefill_ctx = 500 };
+  StepTime ts, te, tp, t2;
+  step_time(&e, &spread, &ts);
+  step_time(&e, &even, &te);
+  step_time(&e, &placed, &tp);
+  step_time(&e, &two, &t2);
+  ck_assert(te.total == ts.total && te.gemm == ts.gemm && te.moe == ts.moe && te.comm == ts.comm);
+  ck_assert_close(tp.attention, 2000.0 * 500 * 81920 * 61 / 1979e12, 1e-9);
+  ck_assert_close(tp.attention, 2.5251e-3, 1e-4);
+  ck_assert_close(ts.attention, 1125.0 * 500 * 81920 * 61 / 1979e12, 1e-9);
+  ck_assert_close(tp.attention, t2.attention, 1e-12);
+  ck_assert(ts.gemm < tp.gemm && tp.gemm < t2.gemm);
+  ck_assert(tp.total > ts.total && tp.total < t2.total);
+  system_spec_clear(&full);
+  profile_clear(&prof);
+}
+END_TEST
+
 /* Fused attention runs the softmax's exponentials on the SFUs beside the MMAs: the slower unit sets
  * its time. One 8,192-token prompt attending to 2,048 tokens on average on one rank of 8 (wide EP),
  * DeepSeek-R1 FP8, ideal profile, full clock: 8192 x 2048 x 61 = 1.02341e9 (query, key) pairs a
@@ -1766,6 +1805,7 @@ int main(void)
   tcase_add_test(tc, prefill_compute_bound);
   tcase_add_test(tc, elementwise_between_gemms);
   tcase_add_test(tc, attention_dp_prompt_on_one_rank);
+  tcase_add_test(tc, busiest_rank_holds_whole_prompts);
   tcase_add_test(tc, fp8_block_scaled_gemms);
   tcase_add_test(tc, grouped_gemm_tiles);
   tcase_add_test(tc, grouped_gemm_tiles_blackwell);

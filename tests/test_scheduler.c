@@ -42,6 +42,31 @@ START_TEST(batch_waiting)
 }
 END_TEST
 
+/* Rank placement on 4 attention-DP ranks. A step in flight prefills one prompt on each of ranks 0
+ * and 1 (ranks 2 and 3 idle, nothing decoding); four prompts arrive. TensorRT-LLM's rule (the rank
+ * with the fewest sequences, the first of equals): rank 2, then 3 (2 has one now), then 0, 1 (all
+ * at one, then 0 at two): counting the step in flight puts the next step's two prompts on ranks 2
+ * and 3 and none on 0 and 1 once they finish. SGLang's turn, from 5: 5 % 4 = 1, then 2, 3, 0, its
+ * turn then at 1, whatever the ranks hold. */
+START_TEST(rank_placement)
+{
+  int ctx[4] = { 1, 1, 0, 0 }, gen[4] = { 0, 0, 0, 0 }, next = 0;
+  const int fewest[4] = { 2, 3, 0, 1 };
+  for (int k = 0; k < 4; k++) {
+    int r = rank_place(rank_policy(STACK_TRTLLM), &next, 4, ctx, gen);
+    ck_assert_int_eq(r, fewest[k]);
+    ctx[r]++;
+  }
+  ck_assert_int_eq(next, 0); /* the turn is SGLang's alone */
+  next = 5;
+  const int turn[4] = { 1, 2, 3, 0 };
+  for (int k = 0; k < 4; k++)
+    ck_assert_int_eq(rank_place(rank_policy(STACK_SGLANG), &next, 4, ctx, gen), turn[k]);
+  ck_assert_int_eq(next, 1);
+  ck_assert_int_eq(rank_policy(STACK_VLLM), RANKS_FEWEST);
+}
+END_TEST
+
 /* SGLang's receive interval of 3 steps, no overlap: a request reaching a busy engine waits in the
  * inbox; decode steps count 1, 2 (not yet), 3 (looked: it joins the waiting queue). A step with
  * prompt work looks at once. An idle engine sees arrivals directly. */
@@ -101,6 +126,7 @@ int main(void)
   TCase *tc = tcase_create("scheduler");
   tcase_add_test(tc, balancing);
   tcase_add_test(tc, batch_waiting);
+  tcase_add_test(tc, rank_placement);
   tcase_add_test(tc, receive_interval);
   tcase_add_test(tc, overlap);
   suite_add_tcase(s, tc);

@@ -165,8 +165,9 @@ void metrics_completed(Metrics *m, double now, double arrival, double first, int
     measure(m, arrival, first, now, osl);
   else if (m->start < 0)
     g_array_append_val(m->early, ((Early){ arrival, first, now, osl, FALSE }));
-  if (m->start < 0 && m->completed >= (m->c.target + 9) / 10) {
-    m->start = now; /* no warm-up given: the window opens once a tenth of the requests are done */
+  if (m->start < 0 && m->completed >= (m->c.open_after > 0 ? m->c.open_after : (m->c.target + 9) / 10)) {
+    m->start = now; /* no warm-up given: the window opens once a tenth of the requests are done, or
+                     * the caller's count (a closed loop's first cycle) */
     g_array_set_size(m->early, 0);
   }
 }

@@ -11,8 +11,9 @@
 #include <glib.h>
 
 typedef struct {
-  double start;              /* s the window opens; < 0: once a tenth of TARGET requests are done */
+  double start;              /* s the window opens; < 0: once OPEN_AFTER requests are done */
   guint target;              /* requests the run completes */
+  guint open_after;          /* requests done when a window with START < 0 opens (0: a tenth of TARGET) */
   double warmup;             /* s: requests arriving before are not measured */
   double max_ttft;           /* s, goodput's TTFT limit (0: none) */
   double min_tok_s_per_user; /* goodput's floor (0: none) */

@@ -61,6 +61,25 @@ gboolean hold_batch_wait(PromptHold *h, const StackProfile *sp, double budget, i
   return FALSE;
 }
 
+RankPolicy rank_policy(Stack stack)
+{
+  return stack == STACK_SGLANG ? RANKS_ROUND_ROBIN : RANKS_FEWEST;
+}
+
+int rank_place(RankPolicy policy, int *next, int ranks, const int *rank_ctx, const int *rank_gen)
+{
+  if (policy == RANKS_ROUND_ROBIN) {
+    int k = *next % ranks;
+    *next = k + 1;
+    return k;
+  }
+  int best = 0;
+  for (int k = 1; k < ranks; k++)
+    if (rank_ctx[k] + rank_gen[k] < rank_ctx[best] + rank_gen[best])
+      best = k;
+  return best;
+}
+
 void receiver_init(Receiver *r)
 {
   *r = (Receiver){ .interval = 1 };

@@ -5,6 +5,8 @@
  * - Prompt holding (TensorRT-LLM): attention-DP balancing (prompts held until every rank has one,
  *   then for the batching steps, or until the timeout) and batch waiting (prompts held while
  *   sequences decode until the step would carry a share of its token budget, or the timeout).
+ * - Rank placement under attention-DP: SGLang's controller deals requests out in turn, TensorRT-LLM's
+ *   scheduler gives each to the rank with the fewest active requests.
  * - Receiving (SGLang's --scheduler-recv-interval) and the overlap scheduler (TensorRT-LLM's and
  *   SGLang's: the host forms the next batch while the GPU runs this one), which decide when a
  *   request that reached an engine becomes visible to it.
@@ -32,6 +34,18 @@ void hold_balance_idle(PromptHold *h, const StackProfile *sp, int ranks, const i
 /* Batch waiting on an engine without attention-DP: N_DEC sequences decode and the step would carry
  * STEP_TOKENS (their tokens and the waiting prompts', counted up to BUDGET) of a BUDGET-token step. */
 gboolean hold_batch_wait(PromptHold *h, const StackProfile *sp, double budget, int n_dec, double step_tokens);
+
+/* How a stack places a new sequence on an attention-DP rank. */
+typedef enum {
+  RANKS_FEWEST,      /* the rank with the fewest sequences, prefilling or decoding (the first of equals) */
+  RANKS_ROUND_ROBIN, /* in turn, whatever the ranks hold (SGLang's load_balance_method round_robin) */
+} RankPolicy;
+
+/* The policy of STACK's attention-DP engines. */
+RankPolicy rank_policy(Stack stack);
+/* The rank of RANKS a new sequence goes to: by POLICY from each rank's prefilling (RANK_CTX) and
+ * decoding (RANK_GEN) sequences, or from *NEXT, the turn, which it advances. */
+int rank_place(RankPolicy policy, int *next, int ranks, const int *rank_ctx, const int *rank_gen);
 
 typedef struct {
   int interval;            /* decode steps between the scheduler's looks (1: every step) */

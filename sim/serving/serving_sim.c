@@ -115,6 +115,8 @@ typedef struct {
   int adp;
   int *rank_ctx, *rank_gen; /* per rank: sequences prefilling, decoding */
   double *rank_budget;      /* per rank: prompt tokens the step being filled may still take */
+  double *rank_taken;       /* per rank: prompt tokens the step being filled has taken */
+  int next_rank;            /* the rank a round robin deals the next sequence to */
   PromptHold hold;          /* the stack's prompt holding: balancing, batch waiting (scheduler.h) */
   /* requests that reached the engine but that its scheduler has not looked at yet: the receive
    * interval and the overlap scheduler (scheduler.h) */
@@ -295,9 +297,11 @@ static void eng_configure(Eng *g, Role role, const Engine *e, const SimConfig *p
   g->tps = engine_tokens_per_step(e);
   g->green = role == ROLE_AGG ? p->green_prefill_sms : 0;
   g->adp = engine_attn_dp(e); /* a drained engine changes role: no sequence is on its ranks */
-  g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
+  g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget), g_free(g->rank_taken);
   g->rank_ctx = g_new0(int, g->adp), g->rank_gen = g_new0(int, g->adp), g->rank_budget = g_new0(double, g->adp);
+  g->rank_taken = g_new0(double, g->adp);
   g->hold = (PromptHold){ 0 };
+  g->next_rank = 0;
   receiver_set_policy(&g->rx, role == ROLE_AGG ? (int)lround(engine_recv_interval(e)) : 1,
                       role == ROLE_AGG && g->green == 0 && engine_overlaps(e));
   /* a drained engine changes role empty: what it cached goes with its old role */
@@ -341,7 +345,7 @@ static void eng_free(gpointer p)
   event_queue_clear(&g->done_at);
   g_array_unref(g->pre);
   g_array_unref(g->pre_tok);
-  g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget);
+  g_free(g->rank_ctx), g_free(g->rank_gen), g_free(g->rank_budget), g_free(g->rank_taken);
   prefix_cache_free(g->cache);
   g_free(g);
 }
@@ -392,14 +396,12 @@ static void start_decode(Sim *s, Eng *g, int i)
   event_queue_push(&g->done_at, g->step_count + steps, 0, i);
 }
 
-/* The rank a new sequence goes to: the one holding the fewest (the first of equals). */
-static int least_busy_rank(const Eng *g)
+/* The rank a new sequence goes to, as the engine's stack places it (scheduler.h). Counting the
+ * prompts of the step in flight, TensorRT-LLM's rule sends a busy prefill engine's arrivals to the
+ * ranks that step left idle, two at a time, while the others get none; SGLang's turn does not. */
+static int place_rank(Eng *g)
 {
-  int best = 0;
-  for (int k = 1; k < g->adp; k++)
-    if (g->rank_ctx[k] + g->rank_gen[k] < g->rank_ctx[best] + g->rank_gen[best])
-      best = k;
-  return best;
+  return rank_place(rank_policy(g->e->stack), &g->next_rank, g->adp, g->rank_ctx, g->rank_gen);
 }
 
 /* Whether R's prompt could find anything in a cache. */
@@ -497,7 +499,7 @@ static void try_admit(Sim *s, Eng *g)
     }
     r->reserved = n;
     g->kv_used += n;
-    r->rank = least_busy_rank(g);
+    r->rank = place_rank(g);
     if (g->role == ROLE_DECODE) {
       r->first = s->now; /* see kv_arrived */
       start_decode(s, g, i);
@@ -518,7 +520,7 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
   double span = 0, tokens = 0;
   int open = g->adp; /* ranks with budget left */
   for (int k = 0; k < g->adp; k++)
-    g->rank_budget[k] = es->chunked_prefill > 0 ? es->chunked_prefill : 1e18;
+    g->rank_budget[k] = es->chunked_prefill > 0 ? es->chunked_prefill : 1e18, g->rank_taken[k] = 0;
   for (guint k = 0; k < g->prefilling->len && open > 0; k++) {
     int i = g_array_index(g->prefilling, int, k);
     const Req *r = req(s, i);
@@ -529,6 +531,7 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
     if (take <= 0)
       continue;
     *budget -= take;
+    g->rank_taken[r->rank] += take;
     open -= *budget <= 0;
     g_array_append_val(g->pre, i);
     g_array_append_val(g->pre_tok, take);
@@ -536,6 +539,11 @@ static void take_prefill(Sim *s, Eng *g, StepBatch *b)
     span += take * (r->prefilled + take / 2.0);
   }
   b->prefill_tokens = tokens, b->prefill_seqs = g->pre->len, b->prefill_ctx = tokens ? span / tokens : 0;
+  /* the step waits for the rank with the most prompt tokens: whole prompts land on ranks, so
+   * nine prompts over eight ranks put two on one of them */
+  b->prefill_rank_tokens = 0;
+  for (int k = 0; g->adp > 1 && k < g->adp; k++)
+    b->prefill_rank_tokens = MAX(b->prefill_rank_tokens, g->rank_taken[k]);
 }
 
 /* Times B on E. A decode-only batch that cannot change before its next completion or the next
@@ -1557,6 +1565,26 @@ static char *check(const Engine *e, double ctx)
   return why ? why : memory_plan(e, ctx, &m);
 }
 
+/* A closed loop's steady window, where the run gives none (no warm-up, no trace): its users start
+ * spread over one request's estimated duration, so their first requests run in a batch still
+ * filling (faster steps, fewer completions a second than the steady state's). The window opens
+ * once as many requests are done as there are users (about that first cycle) and the run lasts at
+ * least CLOSED_LOOP_CYCLES requests a user: a 4,096-user engine measured over a tenth to all of
+ * 1,000 requests saw its first quarter-cycle only (tok/s per user 19% high, tok/s per GPU 20%
+ * low against the same run at 16,000: docs/model.md, "Workloads"). */
+#define CLOSED_LOOP_CYCLES 3
+
+static void closed_loop_window(Sim *s, MetricsConfig *mc)
+{
+  const SimConfig *p = s->p;
+  if (p->arrival != ARRIVAL_CLOSED || s->w.trace || p->window != WINDOW_STEADY || p->warmup > 0 || p->users <= 0)
+    return;
+  guint users = (guint)p->users;
+  s->target = MAX(s->target, CLOSED_LOOP_CYCLES * users);
+  mc->target = s->target;
+  mc->open_after = MAX((s->target + 9) / 10, users);
+}
+
 /* Whether an engine of either kind could also serve as the other (memory allowing). */
 static gboolean check_both(const Engine *e, const Engine *d, double ctx)
 {
@@ -1695,11 +1723,13 @@ Sim *sim_new(const SimConfig *p, const Engine *e, int engines, const Engine *d, 
   /* WINDOW_ALL counts every request from t = 0, as a benchmark client does */
   MetricsConfig mc = { .start = p->window == WINDOW_ALL ? 0 : p->warmup > 0 ? p->warmup : -1, .target = sp->target,
                        .warmup = p->warmup, .max_ttft = p->max_ttft, .min_tok_s_per_user = p->min_tok_s_per_user };
+  closed_loop_window(sp, &mc);
   sp->m = metrics_new(&mc);
   for (guint k = 0; sp->w.mix && k < sp->w.mix->len; k++) { /* each class: its share of the requests, its limit */
     const MixClass *c = &g_array_index(sp->w.mix, MixClass, k);
     MetricsConfig cc = mc;
     cc.target = (guint)MAX(1.0, ceil(mc.target * c->share));
+    cc.open_after = (guint)ceil(mc.open_after * c->share);
     if (c->max_ttft > 0)
       cc.max_ttft = c->max_ttft;
     sp->cm[k] = metrics_new(&cc);
