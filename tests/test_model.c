@@ -60,6 +60,15 @@ static Engine engine(const Catalog *c, const char *sys, const char *model, Preci
                    .kv_precision = PREC_FP8, .stack = STACK_TRTLLM, .gpus = gpus, .pp = 1, .ep = 1 };
 }
 
+/* DeepSeek-R1 FP8 on 8 H200s in the wide expert-parallel layout, its system FULL (a copy at the
+ * full clock: full_clock; the caller clears it). */
+static Engine h200_deepseek_wide_ep(const Catalog *c, const Profile *prof, SystemSpec *full)
+{
+  Engine e = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, prof));
+  e.sys = full_clock(c, "h200-sxm-hgx8", full);
+  return e;
+}
+
 /* Pipeline stages run the engine's sequences in PP micro-batches, one in each stage at a time.
  * Llama-3.3-70B FP8 on H200s, ideal profile. A PP2 engine (2 GPUs, 40 layers a stage) prefilling 8
  * prompts of 2,048 tokens splits them 4 and 4: its step is two stage steps of 4 prompts through 40
@@ -1192,9 +1201,8 @@ START_TEST(attention_dp_prompt_on_one_rank)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   ideal_profile(&prof);
-  Engine e = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
   SystemSpec full;
-  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
+  Engine e = h200_deepseek_wide_ep(c, &prof, &full);
   StepBatch one = { .prefill_tokens = 8192, .prefill_seqs = 1, .prefill_ctx = 2048 };
   StepBatch eight = { .prefill_tokens = 8192, .prefill_seqs = 8, .prefill_ctx = 2048 };
   StepTime t1, t8;
@@ -1226,9 +1234,8 @@ START_TEST(busiest_rank_holds_whole_prompts)
   g_autoptr(Catalog) c = shipped_catalog();
   Profile prof;
   ideal_profile(&prof);
-  Engine e = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
   SystemSpec full;
-  e.sys = full_clock(c, "h200-sxm-hgx8", &full);
+  Engine e = h200_deepseek_wide_ep(c, &prof, &full);
   StepBatch spread = { .prefill_tokens = 9000, .prefill_seqs = 9, .prefill_ctx = 500 };
   StepBatch even = spread, placed = spread;
   even.prefill_rank_tokens = 1125, placed.prefill_rank_tokens = 2000;
@@ -1338,9 +1345,8 @@ START_TEST(fp8_mla_decode_attention)
   e.kv_precision = PREC_BF16;
   step_time(&e, &b, &t);
   ck_assert_close(t.attention, 0.575668e-3, 1e-5);
-  Engine h = wide_ep(engine(c, "h200-sxm-hgx8", "deepseek-r1", PREC_FP8, 8, &prof));
   SystemSpec full;
-  h.sys = full_clock(c, "h200-sxm-hgx8", &full);
+  Engine h = h200_deepseek_wide_ep(c, &prof, &full);
   step_time(&h, &b, &t);
   ck_assert_close(t.attention, 1.125854e-3, 1e-5);
   system_spec_clear(&full);
