@@ -244,6 +244,34 @@ START_TEST(metrics_by_hand)
 }
 END_TEST
 
+/* A warm-up by hand: requests arrive at 0, 1, 2, 3 s, each gives its first token 0.5 s later and
+ * completes 2 s after it arrived with 11 tokens; the warm-up (and the window) ends at 2 s. The one
+ * done at 2 s is not in the window; the one done at 3 s is (its 11 tokens came out in it) but
+ * arrived in the warm-up, so its latencies are not sampled. Throughput: 3 x 11 tokens / 3 s = 11
+ * tok/s, 1 req/s; sample: 2; goodput at a 0.6 s TTFT limit: both sampled meet it, 2 / 2 of the
+ * 1 req/s answered = 1 req/s. Counting the sampled requests only gave 22 / 3 = 7.33 tok/s. */
+START_TEST(warmup_counts_the_window_s_tokens)
+{
+  MetricsConfig c = { .start = 2, .target = 4, .warmup = 2, .max_ttft = 0.6 };
+  g_autoptr(Metrics) m = metrics_new(&c);
+  for (int k = 0; k < 4; k++) {
+    metrics_arrived(m, k);
+    if (k >= 2)
+      metrics_completed(m, k, k - 2, k - 1.5, 11);
+  }
+  metrics_completed(m, 4, 2, 2.5, 11);
+  metrics_completed(m, 5, 3, 3.5, 11);
+  MetricsSummary s;
+  metrics_summary(m, 5, &s);
+  ck_assert_close(s.window, 3, 1e-12);
+  ck_assert_uint_eq(s.measured, 2);
+  ck_assert_close(s.out_tok_s, 11, 1e-12);
+  ck_assert_close(s.req_s, 1, 1e-12);
+  ck_assert_close(s.goodput, 1, 1e-12);
+  ck_assert_close(s.ttft[0], 0.5, 1e-12);
+}
+END_TEST
+
 /* Lost requests by hand: ten arrive at 0..9 s; the first eight are answered, request j giving its
  * first token 0.1 (j + 1) s after it arrived (0.1 .. 0.8 s) and completing at j + 1 s with 2
  * tokens; the last two are lost (their engine failed) at 9.5 and 9.8 s. The window (0..10 s) has 8
@@ -1474,6 +1502,7 @@ int main(void)
   tcase_add_test(tc, poisson_open_loop);
   tcase_add_test(tc, metrics_by_hand);
   tcase_add_test(tc, lost_requests_miss_the_slo);
+  tcase_add_test(tc, warmup_counts_the_window_s_tokens);
   tcase_add_test(tc, overload_is_unstable);
   tcase_add_test(tc, judge_load);
   tcase_add_test(tc, trace_replay);

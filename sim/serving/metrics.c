@@ -30,9 +30,14 @@ struct Metrics {
   gboolean n0_taken;
   int n0, n_last_arrival;  /* in flight at the window's opening and after its last arrival */
   guint arrivals, completed;
-  /* the measured requests (completed inside the window, arrived after the warm-up) */
+  /* the window's throughput: every request completed inside it, whenever it arrived (one that
+   * arrived during the warm-up and finished after it produced its tokens in the window too) */
+  guint done;
+  double tokens;
+  /* the measured requests, the latency sample: completed inside the window and arrived after the
+   * warm-up (the warm-up's queue is not a steady state's) */
   guint measured, lost;     /* answered, and lost (never answered) */
-  double tokens, e2e_sum, good;
+  double e2e_sum, good;
   Dist ttft, tpot, e2e;
   /* completions before the window opens (a tenth of the requests at most): measured only if it
    * never does (a run stopped by its duration first counts from t = 0), dropped when it does */
@@ -151,7 +156,14 @@ static void measure(Metrics *m, double arrival, double first, double done, int o
   dist_add(&m->ttft, a), dist_add(&m->e2e, b);
   if (isfinite(c))
     dist_add(&m->tpot, c);
-  m->e2e_sum += b, m->tokens += osl, m->good += meets_slo(&m->c, a, c);
+  m->e2e_sum += b, m->good += meets_slo(&m->c, a, c);
+}
+
+/* A request completed inside the window: its tokens count toward the throughput. */
+static void count_done(Metrics *m, int osl)
+{
+  m->done++;
+  m->tokens += osl;
 }
 
 void metrics_completed(Metrics *m, double now, double arrival, double first, int osl)
@@ -161,9 +173,11 @@ void metrics_completed(Metrics *m, double now, double arrival, double first, int
   m->completed++;
   /* measured: done inside the window (a request done before it opens, or as it opens, is not) and
    * arrived after the warm-up; its figures go into the sums and distributions at once */
-  if (m->start >= 0 && now > m->start && arrival >= m->c.warmup)
-    measure(m, arrival, first, now, osl);
-  else if (m->start < 0)
+  if (m->start >= 0 && now > m->start) {
+    count_done(m, osl);
+    if (arrival >= m->c.warmup)
+      measure(m, arrival, first, now, osl);
+  } else if (m->start < 0)
     g_array_append_val(m->early, ((Early){ arrival, first, now, osl, FALSE }));
   if (m->start < 0 && m->completed >= (m->c.open_after > 0 ? m->c.open_after : (m->c.target + 9) / 10)) {
     m->start = now; /* no warm-up given: the window opens once a tenth of the requests are done, or
@@ -190,6 +204,8 @@ void metrics_summary(Metrics *m, double now, MetricsSummary *out)
                            .backlog_growth = m->arrivals ? m->n_last_arrival - m->n0 : 0 };
   for (guint k = 0; m->start < 0 && k < m->early->len; k++) { /* the window never opened: from t = 0 */
     const Early *r = &g_array_index(m->early, Early, k);
+    if (r->done > 0 && !r->lost)
+      count_done(m, r->osl);
     if (r->done > 0 && r->arrival >= m->c.warmup) {
       if (r->lost)
         m->lost++;
@@ -201,8 +217,10 @@ void metrics_summary(Metrics *m, double now, MetricsSummary *out)
   double w = out->window;
   out->measured = m->measured, out->lost = m->lost;
   out->out_tok_s = w > 0 ? m->tokens / w : NAN;
-  out->req_s = w > 0 ? m->measured / w : NAN;
-  out->goodput = w > 0 ? m->good / w : NAN;
+  out->req_s = w > 0 ? m->done / w : NAN;
+  /* the sample's count that met the SLO over the window, scaled to every request answered in it
+   * where the warm-up left some out of the sample */
+  out->goodput = w > 0 ? m->good / w * (m->done > m->measured && m->measured ? (double)m->done / m->measured : 1) : NAN;
   out->mean_e2e = m->measured ? m->e2e_sum / m->measured : NAN;
   out->mean_in_flight = w > 0 ? m->area / w : NAN;
   static const double q[3] = { 0.5, 0.9, 0.99 };

@@ -14,14 +14,16 @@ typedef struct {
   double start;              /* s the window opens; < 0: once OPEN_AFTER requests are done */
   guint target;              /* requests the run completes */
   guint open_after;          /* requests done when a window with START < 0 opens (0: a tenth of TARGET) */
-  double warmup;             /* s: requests arriving before are not measured */
+  double warmup;             /* s: requests arriving before are not in the latency sample */
   double max_ttft;           /* s, goodput's TTFT limit (0: none) */
   double min_tok_s_per_user; /* goodput's floor (0: none) */
 } MetricsConfig;
 
 typedef struct {
   double window;             /* s */
-  guint measured;            /* requests completed in the window */
+  guint measured;            /* requests completed in the window that arrived after the warm-up:
+                              * the latency sample (out_tok_s and req_s count every request
+                              * completed in the window) */
   guint lost;                /* requests lost in the window (their engine failed), arrived after
                               * the warm-up: never answered (metrics_dropped) */
   double out_tok_s, req_s, goodput;
