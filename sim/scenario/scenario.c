@@ -85,7 +85,7 @@ static const KtKey keys[] = {
   NUM("workload.arrival.think_time", workload.think_time, DIM_TIME, "0 s", "closed loop: pause between a reply and the next request", KT_NONNEG),
   INT_LIM("workload.requests", workload.requests, "1000", "requests to simulate (a closed loop over a steady window with no warm-up: at least three a user)", KT_POSITIVE, LIMIT_REQUESTS),
   NUM("workload.duration", workload.duration, DIM_TIME, "0 s", "simulated time limit (0 = until the requests are done)", KT_NONNEG),
-  NUM("workload.warmup", workload.warmup, DIM_TIME, "0 s", "start of the measurement window", KT_NONNEG),
+  NUM("workload.warmup", workload.warmup, DIM_TIME, "0 s", "start of the measurement window: throughput counts every request completed after it, the latencies only those that also arrived after it", KT_NONNEG),
   ENUM("workload.window", workload.window, window_names, "steady", "steady (after the warm-up, else the first tenth of the requests; a closed loop's after as many as its users, its first cycle) or all (every request, as a benchmark client reports)"),
   GROUP("workload.shift", "a change of workload during the run (e.g. chat, then long-context research)"),
   NUM("workload.shift.at", workload.shift_at, DIM_TIME, "0 s", "when new requests change their lengths (0 = never)", KT_NONNEG),
