@@ -171,8 +171,9 @@ void metrics_completed(Metrics *m, double now, double arrival, double first, int
   account(m, now);
   m->in_flight--;
   m->completed++;
-  /* measured: done inside the window (a request done before it opens, or as it opens, is not) and
-   * arrived after the warm-up; its figures go into the sums and distributions at once */
+  /* done inside the window (a request done before it opens, or as it opens, is not): its tokens
+   * count; measured too if it arrived after the warm-up, its figures into the sums and
+   * distributions at once */
   if (m->start >= 0 && now > m->start) {
     count_done(m, osl);
     if (arrival >= m->c.warmup)
