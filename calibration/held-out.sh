@@ -17,9 +17,11 @@
 # refit's start by the event simulation's loss, as `aifsim fit --select des` does.
 # After the means over the halves it prints, per system and mode, the rows and the mean over the
 # four halves of the pooled and the TTFT median errors. -t TABLE.csv writes the same per system and
-# mode: the measured rows and the mean over the four halves of each metric's median error, and of
-# the pooled one (fractions; empty where no half has the metric): the table `run` and `plan` quote
-# beside each pick (calibration/profiles/held-out/errors.csv is the shipped profile's).
+# mode, and per system, mode and model and per GPU architecture, mode and model: the measured rows
+# and the mean over the four halves of each metric's median error, and of the pooled one
+# (fractions; empty where no half has the metric): the table `run` and `plan` quote beside each
+# pick, the nearest evidence for its model first (sim/held_out.h; calibration/profiles/held-out/
+# errors.csv is the shipped profile's).
 # -c CONTROL runs the same protocol again with the aifsim CONTROL (a build of the code before a
 # change) into DIR/control and prints its means last: a change is judged against that control, not
 # against the shipped figures, because refitting the shipped halves drifts on its own (the same
@@ -100,32 +102,43 @@ for run in "split1 A B" "split1-reverse B A" "split2 C D" "split2-reverse D C"; 
   sum_ttft=$(echo "$sum_ttft $4" | awk '{ sub("%", "", $2); print $1 + $2 }')
 done
 echo "$sum_pooled $sum_ttft" | awk '{ printf "mean over the four halves: pooled %.2f%%, TTFT %.2f%%\n", $1 / 4, $2 / 4 }'
-# Per system and mode: each row is in one half of each split, so the four halves hold it twice.
-# Groups' columns (aifsim validate --groups): 1 field, 2 value, 3 rows, then n, median, p90 of
-# throughput per GPU (6-8), tokens/s per user (9-11), TTFT (12-14), ..., and the pooled figures' n
-# and median (21-22). Each error is the mean over the halves that have it of their medians.
+# Per system and mode, and by model: each row is in one half of each split, so the four halves hold
+# it twice. Groups' columns (aifsim validate --groups): 1 field, 2 value, 3 rows, then n, median, p90
+# of throughput per GPU (6-8), tokens/s per user (9-11), TTFT (12-14), ..., and the pooled figures'
+# n and median (21-22). Each error is the mean over the halves that have it of their medians. The
+# table's lines (columns system, arch, mode, model, rows, the four errors): a system and mode over
+# every model (model empty), a system, mode and model, and an architecture, mode and model over its
+# systems (system empty); system+arch gives each system's GPU architecture.
 awk -F, 'FNR == 1 { next }
-  $1 == "system+mode" {
-    k = $2; rows[k] += $3
+  $1 == "system+arch" { split($2, sa, "/"); arch[sa[1]] = sa[2]; next }
+  $1 == "system+mode" || $1 == "system+mode+model" || $1 == "arch+mode+model" {
+    k = $1 "|" $2; rows[k] += $3
     for (m = 0; m < 3; m++) if ($(6 + 3 * m) > 0) { sum[k, m] += $(7 + 3 * m); n[k, m]++ }
     if ($21 > 0) { sum[k, 3] += $22; n[k, 3]++ }
   }
+  function long_mode(m) { return m == "agg" ? "aggregated" : m == "disagg" ? "disaggregated" : m }
   END {
     for (k in rows) {
-      split(k, sm, "/")
-      line = sm[1] "," (sm[2] == "agg" ? "aggregated" : sm[2] == "disagg" ? "disaggregated" : sm[2]) "," rows[k] / 2
+      split(k, fv, "|"); split(fv[2], v, "/")
+      if (fv[1] == "system+mode") line = v[1] "," arch[v[1]] "," long_mode(v[2]) ","
+      else if (fv[1] == "system+mode+model") line = v[1] "," arch[v[1]] "," long_mode(v[2]) "," v[3]
+      else line = "," v[1] "," long_mode(v[2]) "," v[3]
+      line = line "," rows[k] / 2
       for (m = 0; m < 4; m++) line = line "," (n[k, m] ? sprintf("%.4f", sum[k, m] / n[k, m]) : "")
       print line
     }
   }' "$dir"/split1.groups.csv "$dir"/split1-reverse.groups.csv "$dir"/split2.groups.csv \
-  "$dir"/split2-reverse.groups.csv | sort >"$dir/per-system.csv" || exit 1
+  "$dir"/split2-reverse.groups.csv | LC_ALL=C sort >"$dir/by-model.csv" || exit 1
+# the system-and-mode lines over every model, as the summary below prints them
+awk -F, '$1 != "" && $4 == "" { print $1 "," $3 "," $5 "," $6 "," $7 "," $8 "," $9 }' "$dir/by-model.csv" \
+  >"$dir/per-system.csv" || exit 1
 echo "per system and mode (means over the halves of their medians):"
 awk -F, 'BEGIN { printf "%-32s %5s %7s %7s\n", "system, mode", "rows", "pooled", "TTFT" }
   function pct(x) { return x == "" ? "-" : sprintf("%.1f%%", 100 * x) }
   { printf "%-32s %5s %7s %7s\n", $1 ", " $2, $3, pct($7), pct($6) }' "$dir/per-system.csv"
 if [ -n "$table" ]; then
-  { echo "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled"
-    cat "$dir/per-system.csv"; } >"$table.tmp" && mv "$table.tmp" "$table" || exit 1
+  { echo "system,arch,mode,model,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled"
+    cat "$dir/by-model.csv"; } >"$table.tmp" && mv "$table.tmp" "$table" || exit 1
   echo "table: $table"
 fi
 if [ -n "$control" ]; then

@@ -289,25 +289,51 @@ static void held_out_figure(GString *s, const char **sep, double err, const char
   *sep = ", ";
 }
 
-/* What stands behind the pick's figures: the median error of the profile on measured rows of its
- * system and mode it was not fitted on, or that no measured row of them exists. */
+/* The held-out entry quoting R's figures (held_out_find: its model's rows on its system, else on its
+ * GPU architecture, else its system's of any model), with *SCOPE (may be NULL) saying which; NULL
+ * where there is no table, R has no mode, or no row of its system and mode was measured. */
+static const HeldOutError *error_scope(const HeldOut *h, const char *system, const ResultRow *r, HeldOutScope *scope)
+{
+  return h && r->mode ? held_out_find(h, system, r->mode, r->model, scope) : NULL;
+}
+
+/* What stands behind the pick's figures: the median error of the profile on the nearest measured
+ * rows it was not fitted on (error_scope), what those rows are, or that no measured row of its
+ * system and mode exists. */
 static void held_out_text(GString *s, const HeldOut *h, const char *system, const ResultRow *p)
 {
   if (!h || !p->mode) /* a row without its mode (a results file of another make) matches no entry */
     return;
-  const HeldOutError *e = held_out_find(h, system, p->mode);
+  HeldOutScope scope;
+  const HeldOutError *e = error_scope(h, system, p, &scope);
   if (!e) {
     g_string_append_printf(s, "  measured: no %s %s row to check the model against; these figures are its extrapolation\n",
                            system, p->mode);
     return;
   }
-  g_string_append_printf(s, "  measured: %u %s %s rows, predicted by fits that did not see them: median error ", e->rows,
-                         system, p->mode);
+  const char *model = p->model && *p->model ? p->model : NULL;
+  switch (scope) {
+  case HELD_OUT_SYSTEM_MODEL:
+    g_string_append_printf(s, "  measured: %u %s %s %s rows", e->rows, system, p->mode, model);
+    break;
+  case HELD_OUT_ARCH_MODEL:
+    g_string_append_printf(s, "  measured: fewer than %u %s %s %s rows; %u %s %s rows on %s GPUs", HELD_OUT_MIN_ROWS,
+                           system, p->mode, model, e->rows, p->mode, model, e->arch);
+    break;
+  case HELD_OUT_SYSTEM:
+    if (model)
+      g_string_append_printf(s, "  measured: fewer than %u %s %s rows on %s or its GPU architecture; %u %s %s rows "
+                                "of any model", HELD_OUT_MIN_ROWS, p->mode, model, system, e->rows, system, p->mode);
+    else
+      g_string_append_printf(s, "  measured: %u %s %s rows", e->rows, system, p->mode);
+    break;
+  }
+  g_string_append(s, ", predicted by fits that did not see them: median error ");
   const char *sep = "";
   held_out_figure(s, &sep, e->throughput, "tok/s per GPU");
   held_out_figure(s, &sep, e->per_user, "tok/s per user");
   held_out_figure(s, &sep, e->ttft, "TTFT");
-  g_string_append(s, " (any model; docs/validation.md)\n");
+  g_string_append(s, scope == HELD_OUT_SYSTEM ? " (any model; docs/validation.md)\n" : " (docs/validation.md)\n");
 }
 
 /* How far a pick clears one SLO limit (a fraction: over the tok/s-per-user floor, under the TTFT
@@ -318,11 +344,11 @@ typedef struct {
   double margin, limit;
 } Headroom;
 
-/* The held-out error of R's system and mode, or NULL where the summary has no table or no row of
- * them was measured. */
+/* The held-out error quoted for R (error_scope), or NULL where the summary has no table or no row of
+ * its system and mode was measured. */
 static const HeldOutError *error_of(const SummaryOptions *opt, const ResultRow *r)
 {
-  return opt->held_out && r->mode ? held_out_find(opt->held_out, r->system, r->mode) : NULL;
+  return error_scope(opt->held_out, r->system, r, NULL);
 }
 
 /* The SLO's limits moved by a held-out error ERR: the tokens/s-per-user floor raised by it, the
@@ -590,12 +616,21 @@ static void held_out_json(const Summary *sum, GString *s)
     const SystemSummary *ss = sum->systems->pdata[k];
     if (!ss->pick || !ss->pick->mode) /* as held_out_text: a row without its mode matches nothing */
       continue;
-    const HeldOutError *e = held_out_find(h, ss->name, ss->pick->mode);
+    HeldOutScope scope;
+    const HeldOutError *e = error_scope(h, ss->name, ss->pick, &scope);
     g_string_append(s, listed++ ? ",\n    {\"system\": " : "\n    {\"system\": ");
     results_json_string(s, ss->name);
     json_size(s, ss->pick);
     g_string_append(s, ", \"mode\": ");
     results_json_string(s, ss->pick->mode);
+    /* which rows: the pick's model on its system or on its GPU architecture, or any model on its
+     * system (null: none) */
+    static const char *const scopes[] = { "system_model", "architecture_model", "system" };
+    g_string_append(s, ", \"scope\": ");
+    if (e)
+      results_json_string(s, scopes[scope]);
+    else
+      g_string_append(s, "null");
     g_string_append_printf(s, ", \"rows\": %u", e ? e->rows : 0);
     static const char *const names[] = { "out_tok_s_per_gpu_error", "tok_s_per_user_error", "ttft_error" };
     const double v[] = { e ? e->throughput : NAN, e ? e->per_user : NAN, e ? e->ttft : NAN };

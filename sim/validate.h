@@ -22,6 +22,7 @@ extern const char *const metric_names[];
 
 typedef struct {
   char *id, *system, *mode, *source_kind, *framework; /* for grouping the summary */
+  char *model_name;        /* the row's model column, as written (grouping; the catalog's is .model) */
   char *unsupported;       /* why the row cannot be modelled, or NULL */
   const SystemSpec *sys;
   const LlmSpec *model;
@@ -82,7 +83,9 @@ double validate_pooled_median(GPtrArray *rows, const Prediction *preds, guint *n
  * metric and the counts of ok / infeasible / unsupported rows; then the pooled median. */
 char *validate_summary(GPtrArray *rows, const Prediction *preds);
 /* The same groups as CSV, one line each (field: all, system, mode, system+mode, source_kind or
- * framework; value; rows, ok, infeasible; per metric the rows with both values and the median and
+ * framework; then, in the CSV only, system+arch (value SYSTEM/ARCH: the catalog's GPU architecture
+ * of each system), system+mode+model and arch+mode+model (values joined by '/'), the groups the
+ * held-out table quotes by model (held_out.h); value; rows, ok, infeasible; per metric the rows with both values and the median and
  * p90 of |predicted / measured - 1| as fractions, empty where none; last the pooled figures' count
  * and median, validate_pooled_median's over the group), newly allocated. */
 char *validate_groups_csv(GPtrArray *rows, const Prediction *preds);

@@ -309,22 +309,28 @@ means=$(sed -n 's/^mean over the four halves: //p' "$out/held-out.txt")
 [ -n "$means" ] && [ -f "$out/held-out/control/split1.predictions.csv" ] &&
   grep -q "^control (the same protocol by .*): ${means}\$" "$out/held-out.txt" && ok ||
   fail "held-out.sh -c runs the protocol again by the control build ($means)"
-# its table (-t): a line per system and mode, the rows adding up to the file's, each error the mean
-# of the four halves' medians; split 1's H200 aggregated median is validate --groups' on halfB
-t_rows=$(awk -F, 'NR > 1 { n += $3 } END { print n }' "$out/held-out-errors.csv")
-[ "$(head -1 "$out/held-out-errors.csv")" = "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled" ] &&
-  [ "$t_rows" -eq "$total" ] &&
-  grep -q '^h200-sxm-hgx8,aggregated,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
-  ok || { fail "held-out.sh -t writes the table ($t_rows rows of $total)"; cat "$out/held-out-errors.csv"; }
+# its table (-t): a line per system and mode (model empty), the rows adding up to the file's, each
+# error the mean of the four halves' medians; per system, mode and model, and per architecture
+# (system empty), mode and model, the rows adding up to the file's too; H200 is Hopper
+hdr="system,arch,mode,model,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled"
+t_rows=$(awk -F, 'NR > 1 && $1 != "" && $4 == "" { n += $5 } END { print n }' "$out/held-out-errors.csv")
+m_rows=$(awk -F, 'NR > 1 && $1 != "" && $4 != "" { n += $5 } END { print n }' "$out/held-out-errors.csv")
+a_rows=$(awk -F, 'NR > 1 && $1 == "" { n += $5 } END { print n }' "$out/held-out-errors.csv")
+[ "$(head -1 "$out/held-out-errors.csv")" = "$hdr" ] &&
+  [ "$t_rows" -eq "$total" ] && [ "$m_rows" -eq "$total" ] && [ "$a_rows" -eq "$total" ] &&
+  grep -q '^h200-sxm-hgx8,hopper,aggregated,,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
+  grep -q '^,hopper,aggregated,deepseek-r1,[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*,0\.[0-9]*$' "$out/held-out-errors.csv" &&
+  ok || { fail "held-out.sh -t writes the table ($t_rows, $m_rows, $a_rows rows of $total)"; cat "$out/held-out-errors.csv"; }
 # and prints it: per system and mode the rows, the pooled and the TTFT figures of the table's line
-want=$(awk -F, '$1 == "h200-sxm-hgx8" && $2 == "aggregated" { printf "%s %.1f%% %.1f%%", $3, 100 * $7, 100 * $6 }' \
+want=$(awk -F, '$1 == "h200-sxm-hgx8" && $3 == "aggregated" && $4 == "" { printf "%s %.1f%% %.1f%%", $5, 100 * $9, 100 * $8 }' \
   "$out/held-out-errors.csv")
 got=$(awk '$1 == "h200-sxm-hgx8," && $2 == "aggregated" { print $3, $4, $5 }' "$out/held-out.txt")
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || fail "held-out.sh prints the per-system table ('$got', table '$want')"
 # the shipped table (calibration/profiles/held-out/errors.csv) is the shipped measured file's: its
-# rows per system and mode are the file's (a stale table after rows are added fails here)
-awk -F, 'NR == FNR { if (FNR > 1) n[$3 "," ($11 == "agg" ? "aggregated" : "disaggregated")]++; next }
-  FNR > 1 { if (n[$1 "," $2] != $3) bad = 1; seen[$1 "," $2] = 1 }
+# rows per system and mode, and per system, mode and model, are the file's (a stale table after rows
+# are added fails here)
+awk -F, 'NR == FNR { if (FNR > 1) { m = $11 == "agg" ? "aggregated" : "disaggregated"; n[$3 "," m ","]++; n[$3 "," m "," $5]++ }; next }
+  FNR > 1 && $1 != "" { k = $1 "," $3 "," $4; if (n[k] != $5) bad = 1; seen[k] = 1 }
   END { for (k in n) if (!(k in seen)) bad = 1; exit bad }' "$SRC/calibration/measured/measured-dev.csv" \
   "$SRC/calibration/profiles/held-out/errors.csv" && ok || fail "the shipped held-out table counts the measured file's rows"
 expect_rc 0 "validate --groups" "$AIFSIM" validate "$out/held-out/halfB.csv" -p "$SRC/calibration/profiles/held-out/split1.yaml" \

@@ -333,9 +333,9 @@ START_TEST(pick_quotes_held_out_error)
   g_autoptr(GError) err = NULL;
   g_autoptr(HeldOut) h = held_out_load(path, &err);
   ck_assert_msg(h, "%s", err ? err->message : "");
-  const HeldOutError *e = held_out_find(h, "s", "disaggregated");
+  const HeldOutError *e = held_out_find(h, "s", "disaggregated", NULL, NULL);
   ck_assert(e && e->rows == 4 && isnan(e->ttft));
-  ck_assert_ptr_null(held_out_find(h, "t", "aggregated"));
+  ck_assert_ptr_null(held_out_find(h, "t", "aggregated", NULL, NULL));
 
   GPtrArray *rows = g_ptr_array_new();
   const char *const systems[] = { "s", "t" };
@@ -351,11 +351,11 @@ START_TEST(pick_quotes_held_out_error)
                               "9.5% tok/s per GPU, 12% tok/s per user, 30% TTFT"), "%s", table);
   ck_assert_msg(strstr(table, "  measured: no t aggregated row to check the model against"), "%s", table);
   g_autofree char *json = summary_of(rows, &o, SUMMARY_JSON);
-  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"budget_mw\": null, \"factory_gpus\": null, \"mode\": \"aggregated\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
+  ck_assert_msg(strstr(json, "{\"system\": \"s\", \"budget_mw\": null, \"factory_gpus\": null, \"mode\": \"aggregated\", \"scope\": \"system\", \"rows\": 12, \"out_tok_s_per_gpu_error\": "
                              "0.095, \"tok_s_per_user_error\": 0.12, \"ttft_error\": 0.3, \"headroom_min_tok_s_per_user\": null, "
                              "\"headroom_max_ttft_s\": null, \"headroom_pick\": {\"point\": 0, \"mode\": \"aggregated\""),
                 "%s", json);
-  ck_assert_msg(strstr(json, "{\"system\": \"t\", \"budget_mw\": null, \"factory_gpus\": null, \"mode\": \"aggregated\", \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
+  ck_assert_msg(strstr(json, "{\"system\": \"t\", \"budget_mw\": null, \"factory_gpus\": null, \"mode\": \"aggregated\", \"scope\": null, \"rows\": 0, \"out_tok_s_per_gpu_error\": null"),
                 "%s", json);
   ck_assert_msg(strstr(json, "\"headroom_max_ttft_s\": null, \"headroom_pick\": null}"), "%s", json); /* t's */
   ck_assert_ptr_null(strstr(table, "margin:")); /* no limits given */
@@ -422,6 +422,8 @@ START_TEST(pick_quotes_held_out_error)
     { "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\ns,aggregated,2.5,0.1,0.1,0.1\n", ":2:3: column 'rows' expects a whole" },
     { "system,mode,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\ns,aggregated,3,0.1,-1,0.1\n", ":2:5: column 'tok_s_per_user' expects" },
     { "system,mode,rows,out_tok_s_per_gpu,ttft_ms\ns,aggregated,3,0.1,0.1\n", ":1:1: missing column 'tok_s_per_user'" },
+    { "system,arch,mode,model,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms\n,,aggregated,m,12,0.1,0.1,0.1\n",
+      ":2:1: column 'system' expects a system, or 'arch' an architecture" },
   };
   for (gsize k = 0; k < G_N_ELEMENTS(bad); k++) {
     g_autofree char *p = write_file(bad[k][0]);
@@ -429,6 +431,65 @@ START_TEST(pick_quotes_held_out_error)
     ck_assert_ptr_null(held_out_load(p, &e2));
     ck_assert_msg(e2 && e2->code == AIF_ERROR_INPUT && strstr(e2->message, bad[k][1]), "%s", e2 ? e2->message : "");
   }
+}
+END_TEST
+
+/* The nearest evidence for a pick's model (held_out_find): system s (Blackwell) has 28 aggregated rows
+ * of any model, 14 of model m2 and 5 of m3; Blackwell systems have 30 of m1 (none on s), system u
+ * (Hopper) 12 of m1. m2 on s: its own 14 rows (10 or more). m1 on s: none of its own, Blackwell's 30.
+ * m3 on s: 5 of its own (fewer than 10) and no Blackwell line, so s's 28 of any model. No model:
+ * s's 28. m1 on u: u's own 12. Nothing for s disaggregated or for a system the table does not
+ * know (v: no architecture either). The summary says which rows it quotes, and the headroom follows
+ * them: m1's pick on s at 51 tok/s per user is 2% over 50, within Blackwell m1's 4%: 50 x 1.04 = 52. */
+START_TEST(held_out_nearest_evidence)
+{
+  g_autofree char *path = write_file("system,arch,mode,model,rows,out_tok_s_per_gpu,tok_s_per_user,ttft_ms,pooled\n"
+                                     ",blackwell,aggregated,m1,30,0.05,0.04,0.12,0.045\n"
+                                     "s,blackwell,aggregated,,28,0.066,0.17,0.22,0.08\n"
+                                     "s,blackwell,aggregated,m2,14,0.08,0.23,0.23,0.09\n"
+                                     "s,blackwell,aggregated,m3,5,0.1,0.1,0.1,0.1\n"
+                                     "u,hopper,aggregated,,12,0.02,0.03,0.04,0.025\n"
+                                     "u,hopper,aggregated,m1,12,0.02,0.03,0.04,0.025\n");
+  g_autoptr(GError) err = NULL;
+  g_autoptr(HeldOut) h = held_out_load(path, &err);
+  ck_assert_msg(h, "%s", err ? err->message : "");
+  HeldOutScope scope;
+  const HeldOutError *e = held_out_find(h, "s", "aggregated", "m2", &scope);
+  ck_assert(e && e->rows == 14 && scope == HELD_OUT_SYSTEM_MODEL && strcmp(e->model, "m2") == 0);
+  e = held_out_find(h, "s", "aggregated", "m1", &scope);
+  ck_assert(e && e->rows == 30 && scope == HELD_OUT_ARCH_MODEL && strcmp(e->arch, "blackwell") == 0 && !*e->system);
+  e = held_out_find(h, "s", "aggregated", "m3", &scope);
+  ck_assert(e && e->rows == 28 && scope == HELD_OUT_SYSTEM && !*e->model);
+  e = held_out_find(h, "s", "aggregated", NULL, &scope);
+  ck_assert(e && e->rows == 28 && scope == HELD_OUT_SYSTEM);
+  e = held_out_find(h, "u", "aggregated", "m1", &scope);
+  ck_assert(e && e->rows == 12 && scope == HELD_OUT_SYSTEM_MODEL && strcmp(e->system, "u") == 0);
+  ck_assert_ptr_null(held_out_find(h, "s", "disaggregated", "m1", &scope));
+  ck_assert_ptr_null(held_out_find(h, "v", "aggregated", "m1", &scope));
+
+  GPtrArray *rows = g_ptr_array_new();
+  ResultRow *r = row(rows, "s", 51, 1000, OUTCOME_OK);
+  r->mode = g_strdup("aggregated");
+  r->model = g_strdup("m1");
+  r->config = g_strdup("agg 1x tp1");
+  r->ttft_p90_ms = 500;
+  SummaryOptions o = { .slo = "p90 TTFT <= 2 s", .budget_w = 1e8, .percentile = PCT_P90, .held_out = h,
+                       .min_tok_s_per_user = 50, .max_ttft = 2 };
+  g_autofree char *table = summary_of(rows, &o, SUMMARY_TABLE);
+  ck_assert_msg(strstr(table, "  measured: fewer than 10 s aggregated m1 rows; 30 aggregated m1 rows on blackwell GPUs, "
+                              "predicted by fits that did not see them: median error 5% tok/s per GPU, 4% tok/s per "
+                              "user, 12% TTFT (docs/validation.md)\n"), "%s", table);
+  ck_assert_msg(strstr(table, "within the model's held-out error on it (4%); with it as headroom: plan.min_tok_s_per_user 52 "),
+                "%s", table);
+  g_autofree char *json = summary_of(rows, &o, SUMMARY_JSON);
+  ck_assert_msg(strstr(json, "\"mode\": \"aggregated\", \"scope\": \"architecture_model\", \"rows\": 30, "), "%s", json);
+  g_free(r->model);
+  r->model = g_strdup("m3");
+  g_autofree char *other = summary_of(rows, &o, SUMMARY_TABLE);
+  ck_assert_msg(strstr(other, "  measured: fewer than 10 aggregated m3 rows on s or its GPU architecture; 28 s aggregated "
+                              "rows of any model, predicted by fits that did not see them: median error 6.6% tok/s per "
+                              "GPU, 17% tok/s per user, 22% TTFT (any model; docs/validation.md)\n"), "%s", other);
+  free_rows(rows);
 }
 END_TEST
 
@@ -589,6 +650,7 @@ int main(void)
   tcase_add_test(tc, columns_are_documented);
   tcase_add_test(tc, whole_numbers_stay_whole);
   tcase_add_test(tc, pick_quotes_held_out_error);
+  tcase_add_test(tc, held_out_nearest_evidence);
   tcase_add_test(tc, listed_points_say_their_settings);
   tcase_add_test(tc, a_pick_per_factory_size);
   suite_add_tcase(s, tc);
