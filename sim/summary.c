@@ -369,19 +369,36 @@ static void headroom(const SummaryOptions *opt, const HeldOutError *e, const Res
   ttft->limit = isfinite(ttft->margin) && isfinite(e->ttft) && ttft->margin < e->ttft ? ttft_limit(opt, e->ttft) : NAN;
 }
 
-/* Whether R clears the SLO's limits with the model's held-out error on its system and mode as
- * headroom (summary.h): tokens/s per user by its error over the floor, TTFT at the SLO's percentile
- * by its error under the limit; a figure without an error keeps the SLO's limit. FALSE where no
- * measured row of R's system and mode exists. */
-static gboolean clears_with_headroom(const SummaryOptions *opt, const ResultRow *r)
+/* The SLO's limits with the held-out error quoted for R as headroom (summary.h): the tokens/s per
+ * user floor raised by its error, the TTFT limit (s, at the SLO's percentile) lowered by it; a
+ * figure without an error keeps the SLO's limit, a limit the SLO does not set stays 0. FALSE where
+ * no measured row of R's system and mode exists. */
+static gboolean headroom_limits(const SummaryOptions *opt, const ResultRow *r, double *min_user, double *max_ttft)
 {
   const HeldOutError *e = error_of(opt, r);
   if (!e)
     return FALSE;
   double per_user = isfinite(e->per_user) ? e->per_user : 0, ttft = isfinite(e->ttft) ? e->ttft : 0;
-  if (opt->min_tok_s_per_user > 0 && !(r->tok_s_per_user >= per_user_floor(opt, per_user)))
+  *min_user = opt->min_tok_s_per_user > 0 ? per_user_floor(opt, per_user) : 0;
+  *max_ttft = opt->max_ttft > 0 ? ttft_limit(opt, ttft) : 0;
+  return TRUE;
+}
+
+/* Whether R clears the SLO's limits with that headroom: tokens/s per user by its error over the
+ * floor, TTFT at the SLO's percentile by its error under the limit. */
+static gboolean clears_with_headroom(const SummaryOptions *opt, const ResultRow *r)
+{
+  double min_user, max_ttft;
+  if (!headroom_limits(opt, r, &min_user, &max_ttft))
     return FALSE;
-  return !(opt->max_ttft > 0) || ttft_at(r, opt->percentile) / 1e3 <= ttft_limit(opt, ttft);
+  if (min_user > 0 && !(r->tok_s_per_user >= min_user))
+    return FALSE;
+  return !(max_ttft > 0) || ttft_at(r, opt->percentile) / 1e3 <= max_ttft;
+}
+
+gboolean summary_headroom_limits(const Summary *s, const ResultRow *r, double *min_tok_s_per_user, double *max_ttft)
+{
+  return headroom_limits(&s->opt, r, min_tok_s_per_user, max_ttft);
 }
 
 /* "  margin: ..." for each limit the pick clears by less than the model's error (headroom()). */

@@ -78,5 +78,10 @@ char *summary_settings(const Summary *s, guint i, const ResultRow *r);
 /* System I's pick with the model's held-out error as headroom on the SLO's limits (above); NULL where
  * no point clears them so or no held-out error is known for any of its points. */
 const ResultRow *summary_headroom_pick(const Summary *s, guint i);
+/* The limits a point R was held to for that pick: the SLO's tokens/s per user raised and its TTFT
+ * limit (s, at the SLO's percentile) lowered by the held-out error quoted for R, each the SLO's own
+ * where R's rows have no error on that figure (0: the SLO has no such limit). FALSE where no
+ * held-out error is known for R. */
+gboolean summary_headroom_limits(const Summary *s, const ResultRow *r, double *min_tok_s_per_user, double *max_ttft);
 
 #endif

@@ -397,30 +397,61 @@ for system, r in picks.items():
     row = next(x for x in rows if x["point"] == r["point"])
     assert row["status"] == "ok" and float(row["ttft_p90_ms"]) <= 2000 and float(row["tok_s_per_user"]) >= 50
 PY
-python3 - "$out/both" "$SRC/calibration/profiles/held-out/errors.csv" <<'PY' && ok || fail "plan.csv's headroom pick clears the SLO by the held-out error of its system and mode"
+python3 - "$out/both" "$SRC/calibration/profiles/held-out/errors.csv" <<'PY' && ok || fail "plan.csv's headroom pick clears the SLO by the held-out error of the nearest rows"
 import csv, sys
 d = sys.argv[1]
-err = {(e["system"], e["mode"]): e for e in csv.DictReader(open(sys.argv[2]))}
+table = list(csv.DictReader(open(sys.argv[2])))
+def nearest(system, mode, model):
+    # held_out.h: the model's rows on the system (10 or more), else on its architecture, else the
+    # system's of any model
+    arch = next((e["arch"] for e in table if e["system"] == system and e["arch"]), "")
+    for e in table:
+        if e["system"] == system and e["mode"] == mode and e["model"] == model and int(e["rows"]) >= 10:
+            return e
+    for e in table:
+        if not e["system"] and arch and e["arch"] == arch and e["mode"] == mode and e["model"] == model and int(e["rows"]) >= 10:
+            return e
+    return next((e for e in table if e["system"] == system and e["mode"] == mode and not e["model"]), None)
 rows = {r["point"]: r for r in csv.DictReader(open(d + "/results.csv"))}
 picks = list(csv.DictReader(open(d + "/plan.csv")))
 assert any(p["headroom_point"] and p["headroom_point"] != p["point"] for p in picks), picks  # some pick is on the edge
+assert nearest("gb200-nvl72", "aggregated", "deepseek-r1")["arch"] == "blackwell"  # no such GB200 rows: B200's
 for p in picks:
     if not p["headroom_point"]:
         continue
     h = rows[p["headroom_point"]]
-    e = err[(h["system"], h["mode"])]
+    e = nearest(h["system"], h["mode"], h["model"])
     pu = float(e["tok_s_per_user"] or 0)
     tt = float(e["ttft_ms"] or 0)
     assert h["status"] == "ok" and float(h["tok_s_per_mw"]) <= float(p["tok_s_per_mw"]), (p, h)
     assert float(h["tok_s_per_user"]) >= 50 * (1 + pu) and float(h["ttft_p90_ms"]) <= 2000 / (1 + tt), (p, h, e)
     # and no ok point of the system that clears the same limits makes more per MW
     for r in rows.values():
-        if r["system"] != h["system"] or r["status"] != "ok" or (r["system"], r["mode"]) not in err:
+        f = nearest(r["system"], r["mode"], r["model"]) if r["system"] == h["system"] and r["status"] == "ok" else None
+        if f is None:
             continue
-        f = err[(r["system"], r["mode"])]
         if float(r["tok_s_per_user"]) >= 50 * (1 + float(f["tok_s_per_user"] or 0)) and \
            float(r["ttft_p90_ms"]) <= 2000 / (1 + float(f["ttft_ms"] or 0)):
             assert float(r["tok_s_per_mw"]) <= float(h["tok_s_per_mw"]), (r, h)
+PY
+# refine.csv: each closed-loop pick's engine (and the pick with headroom's) at the most users between
+# the sweep's counts that still meet its limits: strictly between the two counts, within the limits,
+# and at least the swept point's tokens per MW; on the default chart GB200's pick with headroom is
+# refined (the sweep doubles its users)
+python3 - "$out/both" <<'PY' && ok || fail "refine.csv: the picks' engines between the sweep's users"
+import csv, sys
+d = sys.argv[1]
+rows = {r["point"]: r for r in csv.DictReader(open(d + "/results.csv"))}
+refined = [r for r in csv.DictReader(open(d + "/refine.csv")) if r["config"]]
+assert any(r["system"] == "gb200-nvl72" and r["limits"] == "with headroom" for r in refined), refined
+for r in refined:
+    swept = rows[r["point"]]
+    assert int(r["swept_users"]) < int(r["users"]) < int(r["next_swept_users"]), r
+    assert float(swept["users"]) == int(r["swept_users"]), (r, swept)
+    assert float(r["tok_s_per_user"]) >= float(r["min_tok_s_per_user"]), r
+    assert float(r["max_ttft_s"]) == 0 or float(r["ttft_ms"]) <= 1000 * float(r["max_ttft_s"]), r
+    assert float(r["tok_s_per_mw"]) >= float(swept["tok_s_per_mw"]), (r, swept)
+    assert r["config"].endswith("c" + r["users"]), r
 PY
 expect_rc 2 "plan with an unknown format" "$AIFSIM" plan -o "$out/both" --format yaml
 expect_err "--format expects one of table, csv, json, got 'yaml'" "plan names its formats"

@@ -1,9 +1,11 @@
 /* test_floor.c — the factory floor simulated as a whole (factory.floor.simulate): the fast path (a
  * sample of the floor's engines with their share of the demand) against the whole floor, the
- * floor's size and time series. */
+ * floor's size and time series; and the plan's search for the most users a pick's engine holds
+ * between the sweep's counts (refine.h). */
 #include "test_util.h"
 #include "evaluate.h"
 #include "profile.h"
+#include "refine.h"
 #include "results.h"
 #include "scenario.h"
 #include "serving_sim.h"
@@ -418,6 +420,58 @@ START_TEST(shared_floor_refusals)
 }
 END_TEST
 
+/* The users search (refine.h) against every count tried by hand: an H200 TP4 engine of
+ * Llama-3.3-70B in a closed loop (steady state, deterministic), held to the tokens/s per user it
+ * makes at 37 users. Per-user speed never rises with the users, so the counts that meet the floor
+ * are 1 up to some U >= 37; bisecting (8, 64) must find U itself (the resolution is one user below
+ * 32 users a step), in at most 6 tries (log2 of the 56-user gap), and its row is what the point
+ * makes at U users. With a floor no count above 8 meets, it keeps 8 and no row. */
+START_TEST(refine_finds_the_most_users)
+{
+  g_autoptr(Catalog) c = shipped_catalog();
+  g_autoptr(GError) err = NULL;
+  g_autoptr(Scenario) sc = scenario_load_text("refine",
+    "name: refine\nsystem: h200-sxm-hgx8\nmodel: llama-3.3-70b\n"
+    "workload: {input: 2048, output: 512, arrival: {kind: closed, users: 8}}\n"
+    "serving: {engine: steady, precision: fp8, aggregated: {tp: 4}}\n", c, &err);
+  ck_assert_msg(sc, "%s", err ? err->message : "");
+  Profile prof;
+  profile_defaults(&prof);
+  Point pt;
+  scenario_point(sc, c, 0, &pt);
+  double speed[65];
+  for (int u = 1; u <= 64; u++) {
+    Point at = pt;
+    at.p.workload.users = u;
+    ResultRow r;
+    result_row_init(&r, 0);
+    evaluate_point(&at, &prof, &r);
+    speed[u] = r.tok_s_per_user;
+    result_row_clear(&r);
+  }
+  pt.p.plan.min_tok_s_per_user = speed[37];
+  int want = 37;
+  while (want < 63 && speed[want + 1] >= speed[37])
+    want++;
+  for (int u = 2; u <= 64; u++)
+    ck_assert_msg(speed[u] <= speed[u - 1], "per-user speed rose from %d to %d users", u - 1, u);
+  Refine rf;
+  refine_users(&pt, &prof, 8, 64, &rf);
+  ck_assert_int_eq(rf.users, want);
+  ck_assert_uint_le(rf.tries, 6);
+  ck_assert_int_eq(rf.row.status, OUTCOME_OK);
+  ck_assert_double_eq(rf.row.tok_s_per_user, speed[want]);
+  result_row_clear(&rf.row);
+  pt.p.plan.min_tok_s_per_user = speed[8] * 1.0001; /* only fewer than 8 users would meet it */
+  refine_users(&pt, &prof, 8, 64, &rf);
+  ck_assert_int_eq(rf.users, 8);
+  ck_assert_int_eq(rf.row.status, OUTCOME_UNSUPPORTED);
+  result_row_clear(&rf.row);
+  point_clear(&pt);
+  profile_clear(&prof);
+}
+END_TEST
+
 static Suite *suite(void)
 {
   Suite *s = suite_create("floor");
@@ -431,6 +485,7 @@ static Suite *suite(void)
   tcase_add_test(tc, deployments_without_moves_are_independent);
   tcase_add_test(tc, moves_follow_demand_between_models);
   tcase_add_test(tc, shared_floor_refusals);
+  tcase_add_test(tc, refine_finds_the_most_users);
   suite_add_tcase(s, tc);
   return s;
 }

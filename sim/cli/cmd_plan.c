@@ -4,13 +4,17 @@
  * the top points of each mode beside it (summary.h). The points come from the same sweep as
  * `run`'s (sweep.h), and the pick is the point the chart annotates
  * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
- * share a folder without spoiling each other's files. Writes DIR/plan.csv; with --size, the floor
- * each point's demand needs (sizing.h) in DIR/sizing.csv. */
+ * share a folder without spoiling each other's files. Writes DIR/plan.csv; DIR/refine.csv, each
+ * closed-loop pick's engine (and the pick with headroom's) at the most users between the sweep's
+ * counts that still meet its limits (refine.h; not with --no-refine); with --size, the floor each
+ * point's demand needs (sizing.h) in DIR/sizing.csv. */
 #include "commands.h"
 #include "csv.h"
 #include "output_dir.h"
+#include "refine.h"
 #include "report.h"
 #include "sizing.h"
+#include "slo.h"
 #include "summary.h"
 #include "sweep.h"
 #include "units.h"
@@ -126,6 +130,123 @@ static gboolean size_floors(const RunSetup *rs, const SizingGoal *goal, const ch
   return atomic_file_write(path, csv->str, csv->len, error);
 }
 
+static gint cmp_int(gconstpointer a, gconstpointer b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* The users the scenario's closed-loop points take, ascending and distinct (int). */
+static GArray *swept_users(const RunSetup *rs)
+{
+  GArray *users = g_array_new(FALSE, FALSE, sizeof(int));
+  g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+  for (gsize i = 0; i < rs->scenario->n_points; i++) {
+    Point pt;
+    scenario_point(rs->scenario, rs->catalog, i, &pt);
+    int u = pt.p.workload.users;
+    if (pt.p.workload.arrival == ARRIVAL_CLOSED && u > 0 && g_hash_table_add(seen, GINT_TO_POINTER(u)))
+      g_array_append_val(users, u);
+    point_clear(&pt);
+  }
+  g_array_sort(users, cmp_int);
+  return users;
+}
+
+/* The next count above USERS among the sweep's (SWEPT, ascending), or 0 where USERS is the most. */
+static int next_users(const GArray *swept, double users)
+{
+  for (guint k = 0; k < swept->len; k++)
+    if (g_array_index(swept, int, k) > users)
+      return g_array_index(swept, int, k);
+  return 0;
+}
+
+/* One refinement (refine.h) of R, a pick of system I held to MIN_USER tok/s per user and MAX_TTFT s
+ * at the SLO's percentile (0: no such limit; the scenario's own for the pick): its line and CSV row.
+ * PICK is the system's pick, whose tokens/s per MW the refined point's is a share of. */
+static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const ResultRow *r, const ResultRow *pick,
+                       const char *kind, double min_user, double max_ttft, const GArray *swept, GString *out,
+                       GString *csv)
+{
+  int lo = (int)r->users, hi = next_users(swept, r->users);
+  const char *system = summary_system(sum, i);
+  Point pt;
+  scenario_point(rs->scenario, rs->catalog, r->point, &pt);
+  Percentile pct = pt.p.plan.percentile;
+  g_string_append_printf(out, "  %-18s %-13s ", system, kind);
+  if (hi <= lo || pt.p.factory.floor) {
+    if (pt.p.factory.floor) /* a whole floor a try: sized by --size, not searched here */
+      g_string_append(out, "a simulated floor (factory.floor.simulate): not searched\n");
+    else
+      g_string_append_printf(out, "at the sweep's most users (%d): nothing above it to try\n", lo);
+    point_clear(&pt);
+    return;
+  }
+  pt.p.plan.min_tok_s_per_user = min_user;
+  pt.p.plan.max_ttft = max_ttft;
+  Refine rf;
+  refine_users(&pt, &rs->profile, lo, hi, &rf);
+  const ResultRow *f = &rf.row;
+  double budget = summary_budget_mw(sum, i), gpus = summary_factory_gpus(sum, i);
+  g_string_append_printf(csv, "%s,", system);
+  g_string_append_printf(csv, isfinite(budget) ? "%.6g," : ",", budget);
+  g_string_append_printf(csv, isfinite(gpus) ? "%.0f," : ",", gpus);
+  g_string_append_printf(csv, "%s,%.6g,%.6g,%" G_GSIZE_FORMAT ",%d,%d,%d,%u", kind, min_user, max_ttft, r->point, lo,
+                         rf.users, hi, rf.tries);
+  if (rf.users > lo) {
+    double ttft = slo_at(pct, f->ttft_p50_ms, f->ttft_p90_ms, f->ttft_p99_ms) / 1e3;
+    g_string_append_printf(out, "%s: %.0f tok/s per MW (%.3g%% of the pick's; %.3g%% at the sweep's %d users), %.1f "
+                                "tok/s per user, %s TTFT %.3g s; %d did not (%u simulations)\n",
+                           f->config ? f->config : "", f->tok_s_per_mw, 100 * f->tok_s_per_mw / pick->tok_s_per_mw,
+                           100 * r->tok_s_per_mw / pick->tok_s_per_mw, lo, f->tok_s_per_user, percentile_names[pct],
+                           ttft, hi, rf.tries);
+    quoted(csv, f->config ? f->config : "");
+    g_string_append_printf(csv, ",%.6g,%.6g,%.6g,%.6g\n", f->tok_s_per_user, ttft * 1e3, f->tok_s_per_mw, f->racks);
+  } else {
+    g_string_append_printf(out, "no count between the sweep's %d and %d users meets its limits (%u simulations)\n", lo,
+                           hi, rf.tries);
+    g_string_append(csv, ",,,,,\n");
+  }
+  result_row_clear(&rf.row);
+  point_clear(&pt);
+}
+
+/* Each system's closed-loop pick, and its pick with headroom, at the most users between the sweep's
+ * counts that still meet their limits (refine.h): written to PATH and, with a table summary,
+ * printed (a CSV or JSON summary on stdout stays one document). */
+static gboolean refine_picks(const RunSetup *rs, const Summary *sum, const char *path, gboolean quiet, gboolean print,
+                             GError **error)
+{
+  g_autoptr(GString) csv = g_string_new("system,budget_mw,factory_gpus,limits,min_tok_s_per_user,max_ttft_s,point,"
+                                        "swept_users,users,next_swept_users,tries,config,tok_s_per_user,ttft_ms,"
+                                        "tok_s_per_mw,racks\n");
+  g_autoptr(GString) out = g_string_new("\nBetween the sweep's users: each pick's engine at the most users that still "
+                                        "meet its limits\n");
+  g_autoptr(GArray) swept = NULL;
+  guint tried = 0;
+  for (guint i = 0; i < summary_n_systems(sum); i++) {
+    const ResultRow *p = summary_pick(sum, i), *h = summary_headroom_pick(sum, i);
+    if (!p || !p->arrival || strcmp(p->arrival, "closed") != 0)
+      continue;
+    if (!swept)
+      swept = swept_users(rs);
+    if (!quiet)
+      fprintf(stderr, "aifsim plan: refining the users of %s's pick...\n", summary_system(sum, i));
+    Point pt;
+    scenario_point(rs->scenario, rs->catalog, p->point, &pt);
+    double min_user = pt.p.plan.min_tok_s_per_user, max_ttft = pt.p.plan.max_ttft;
+    point_clear(&pt);
+    refine_one(rs, sum, i, p, p, "pick", min_user, max_ttft, swept, out, csv);
+    tried++;
+    if (h && h->arrival && strcmp(h->arrival, "closed") == 0 && summary_headroom_limits(sum, h, &min_user, &max_ttft))
+      refine_one(rs, sum, i, h, p, "with headroom", min_user, max_ttft, swept, out, csv);
+  }
+  if (print && tried)
+    printf("%sRefined: %s\n", out->str, path);
+  return atomic_file_write(path, csv->str, csv->len, error);
+}
+
 /* The SLO options, over the scenario's plan keys. */
 static gboolean slo_overrides(Scenario *sc, char *const *values, GError **error)
 {
@@ -143,7 +264,7 @@ int cmd_plan(int argc, char **argv)
   g_autofree char *min_user = NULL, *max_ttft = NULL, *max_tpot = NULL, *percentile = NULL, *max_lost = NULL;
   g_autofree char *format = NULL;
   g_autofree char *provisioning = NULL, *availability = NULL;
-  gboolean size = FALSE;
+  gboolean size = FALSE, no_refine = FALSE;
   gint jobs = (gint)g_get_num_processors(), top = 3;
   GOptionEntry entries[] = {
     RUN_ARGS_ENTRIES(a),
@@ -156,6 +277,7 @@ int cmd_plan(int argc, char **argv)
     { "provisioning", 0, 0, G_OPTION_ARG_STRING, &provisioning, "size the factory by nameplate, component or drawn power (factory.provisioning; drawn: racks provisioned for the operating point's draw)", "HOW" },
     { "size", 0, 0, G_OPTION_ARG_NONE, &size, "size each floor point (factory.floor.simulate) for its demand: the fewest racks whose floor meets the SLO, by simulating floors of that size (writes sizing.csv)", NULL },
     { "availability", 0, 0, G_OPTION_ARG_STRING, &availability, "with --size: the engines' share of the run in service the floor must also keep, e.g. 99.9% (factory.failures)", "SHARE" },
+    { "no-refine", 0, 0, G_OPTION_ARG_NONE, &no_refine, "do not search the users between the sweep's counts for each closed-loop pick (refine.csv)", NULL },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode (default 3)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FORMAT" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -211,6 +333,11 @@ int cmd_plan(int argc, char **argv)
   sweep_finish(rs.outdir);
   g_autofree char *footer = g_strdup_printf("Plan: %s; every point: %s/results.csv", csv_path, rs.outdir);
   report_print_summary(&rep, (SummaryFormat)fmt, footer);
+  if (!no_refine) {
+    g_autofree char *refine_path = g_build_filename(rs.outdir, "refine.csv", NULL);
+    if (!refine_picks(&rs, rep.summary, refine_path, a.quiet, fmt == SUMMARY_TABLE, &err))
+      return cli_fail("plan", err);
+  }
   if (size) {
     g_autofree char *sizing_path = g_build_filename(rs.outdir, "sizing.csv", NULL);
     if (!size_floors(&rs, &goal, sizing_path, a.quiet, fmt == SUMMARY_TABLE, &err))
