@@ -174,7 +174,12 @@ static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const Re
   Point pt;
   scenario_point(rs->scenario, rs->catalog, r->point, &pt);
   Percentile pct = pt.p.plan.percentile;
-  g_string_append_printf(out, "  %-18s %-13s ", system, kind);
+  double budget = summary_budget_mw(sum, i), gpus = summary_factory_gpus(sum, i);
+  /* a system listed once per factory size swept: the size beside its name */
+  g_autofree char *name = isfinite(budget) ? g_strdup_printf("%s, %.4g MW", system, budget)
+                          : isfinite(gpus) ? g_strdup_printf("%s, %.0f GPUs", system, gpus)
+                                           : g_strdup(system);
+  g_string_append_printf(out, "  %-18s %-13s ", name, kind);
   if (hi <= lo || pt.p.factory.floor) {
     if (pt.p.factory.floor) /* a whole floor a try: sized by --size, not searched here */
       g_string_append(out, "a simulated floor (factory.floor.simulate): not searched\n");
@@ -188,7 +193,6 @@ static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const Re
   Refine rf;
   refine_users(&pt, &rs->profile, lo, hi, &rf);
   const ResultRow *f = &rf.row;
-  double budget = summary_budget_mw(sum, i), gpus = summary_factory_gpus(sum, i);
   g_string_append_printf(csv, "%s,", system);
   g_string_append_printf(csv, isfinite(budget) ? "%.6g," : ",", budget);
   g_string_append_printf(csv, isfinite(gpus) ? "%.0f," : ",", gpus);
