@@ -162,12 +162,11 @@ static int next_users(const GArray *swept, double users)
   return 0;
 }
 
-/* One refinement (refine.h) of R, a pick of system I held to MIN_USER tok/s per user and MAX_TTFT s
- * at the SLO's percentile (0: no such limit; the scenario's own for the pick): its line and CSV row.
- * PICK is the system's pick, whose tokens/s per MW the refined point's is a share of. */
+/* One refinement (refine.h) of R, a pick of system I held to LIMITS (tok/s per user, TTFT in s at
+ * the SLO's percentile; 0: no such limit) or, LIMITS NULL, to the scenario's own SLO: its line and
+ * CSV row. PICK is the system's pick, whose tokens/s per MW the refined point's is a share of. */
 static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const ResultRow *r, const ResultRow *pick,
-                       const char *kind, double min_user, double max_ttft, const GArray *swept, GString *out,
-                       GString *csv)
+                       const char *kind, const double *limits, const GArray *swept, GString *out, GString *csv)
 {
   int lo = (int)r->users, hi = next_users(swept, r->users);
   const char *system = summary_system(sum, i);
@@ -188,8 +187,9 @@ static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const Re
     point_clear(&pt);
     return;
   }
-  pt.p.plan.min_tok_s_per_user = min_user;
-  pt.p.plan.max_ttft = max_ttft;
+  if (limits)
+    pt.p.plan.min_tok_s_per_user = limits[0], pt.p.plan.max_ttft = limits[1];
+  double min_user = pt.p.plan.min_tok_s_per_user, max_ttft = pt.p.plan.max_ttft;
   Refine rf;
   refine_users(&pt, &rs->profile, lo, hi, &rf);
   const ResultRow *f = &rf.row;
@@ -237,14 +237,11 @@ static gboolean refine_picks(const RunSetup *rs, const Summary *sum, const char 
       swept = swept_users(rs);
     if (!quiet)
       fprintf(stderr, "aifsim plan: refining the users of %s's pick...\n", summary_system(sum, i));
-    Point pt;
-    scenario_point(rs->scenario, rs->catalog, p->point, &pt);
-    double min_user = pt.p.plan.min_tok_s_per_user, max_ttft = pt.p.plan.max_ttft;
-    point_clear(&pt);
-    refine_one(rs, sum, i, p, p, "pick", min_user, max_ttft, swept, out, csv);
+    refine_one(rs, sum, i, p, p, "pick", NULL, swept, out, csv);
     tried++;
-    if (h && h->arrival && strcmp(h->arrival, "closed") == 0 && summary_headroom_limits(sum, h, &min_user, &max_ttft))
-      refine_one(rs, sum, i, h, p, "with headroom", min_user, max_ttft, swept, out, csv);
+    double limits[2];
+    if (h && h->arrival && strcmp(h->arrival, "closed") == 0 && summary_headroom_limits(sum, h, &limits[0], &limits[1]))
+      refine_one(rs, sum, i, h, p, "with headroom", limits, swept, out, csv);
   }
   if (print && tried)
     printf("%sRefined: %s\n", out->str, path);
