@@ -14,12 +14,19 @@ static gboolean try_users(const Point *pt, const Profile *prof, int users, Resul
   return row->status == OUTCOME_OK;
 }
 
-void refine_users(const Point *pt, const Profile *prof, int lo, int hi, Refine *out)
+/* OUT with no count above LO found yet, searching up to TOP users. */
+static void refine_start(const Point *pt, int lo, int top, Refine *out)
 {
   memset(out, 0, sizeof *out);
   result_row_init(&out->row, pt->index);
   out->row.status = OUTCOME_UNSUPPORTED;
   out->users = lo;
+  out->top = top;
+}
+
+/* Bisects (LO, HI) into OUT (started by refine_start), LO having met the limits and HI not. */
+static void bisect(const Point *pt, const Profile *prof, int lo, int hi, Refine *out)
+{
   while (hi - lo > MAX(1.0, floor(lo * REFINE_RESOLUTION))) {
     int mid = lo + (hi - lo) / 2;
     ResultRow row;
@@ -34,4 +41,26 @@ void refine_users(const Point *pt, const Profile *prof, int lo, int hi, Refine *
       result_row_clear(&row);
     }
   }
+}
+
+void refine_users(const Point *pt, const Profile *prof, int lo, int hi, Refine *out)
+{
+  refine_start(pt, lo, hi - 1, out);
+  bisect(pt, prof, lo, hi, out);
+}
+
+void refine_past_sweep(const Point *pt, const Profile *prof, int lo, Refine *out)
+{
+  int hi = lo > G_MAXINT / 2 ? G_MAXINT : 2 * lo;
+  refine_start(pt, lo, hi, out);
+  ResultRow row;
+  out->tries++;
+  if (try_users(pt, prof, hi, &row)) {
+    result_row_clear(&out->row);
+    out->row = row;
+    out->users = hi;
+    return;
+  }
+  result_row_clear(&row);
+  bisect(pt, prof, lo, hi, out);
 }

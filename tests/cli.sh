@@ -444,14 +444,46 @@ d = sys.argv[1]
 rows = {r["point"]: r for r in csv.DictReader(open(d + "/results.csv"))}
 refined = [r for r in csv.DictReader(open(d + "/refine.csv")) if r["config"]]
 assert any(r["system"] == "gb200-nvl72" and r["limits"] == "with headroom" for r in refined), refined
+for r in csv.DictReader(open(d + "/refine.csv")):
+    # between two swept counts the search reaches one below the next; past the sweep's most, twice them
+    if r["next_swept_users"]:
+        assert int(r["search_top"]) == int(r["next_swept_users"]) - 1, r
+    else:
+        assert int(r["search_top"]) == 2 * int(r["swept_users"]), r
 for r in refined:
     swept = rows[r["point"]]
-    assert int(r["swept_users"]) < int(r["users"]) < int(r["next_swept_users"]), r
+    assert int(r["swept_users"]) < int(r["users"]) <= int(r["search_top"]), r
     assert float(swept["users"]) == int(r["swept_users"]), (r, swept)
     assert float(r["tok_s_per_user"]) >= float(r["min_tok_s_per_user"]), r
     assert float(r["max_ttft_s"]) == 0 or float(r["ttft_ms"]) <= 1000 * float(r["max_ttft_s"]), r
     assert float(r["tok_s_per_mw"]) >= float(swept["tok_s_per_mw"]), (r, swept)
     assert r["config"].endswith("c" + r["users"]), r
+PY
+# a pick at the sweep's most users is searched past them: Llama-3.3-70B on an H200 TP4 engine at 8
+# users makes ~60 tok/s per user, so at a 20 tok/s floor twice the users meet it too, and the plan
+# says that the sweep's range, not the SLO, stopped the pick (one simulation, at 16 users)
+cat >"$out/edge.yaml" <<YAML
+name: edge
+system: h200-sxm-hgx8
+model: llama-3.3-70b
+workload: {input: 1024, output: 512, requests: 300, arrival: {kind: closed, users: [2, 4, 8]}}
+serving: {precision: fp8, aggregated: {tp: 4}}
+plan: {min_tok_s_per_user: 20}
+YAML
+expect_rc 0 "plan of a pick at the sweep's most users" "$AIFSIM" plan "$out/edge.yaml" -o "$out/edge" -q
+grep -qF "at the sweep's most users (8); past them, agg 1x tp4 fp8 trtllm c16:" "$out/stdout" &&
+  grep -qF "the sweep's range, not the limits, stops this pick; widen workload.arrival.users" "$out/stdout" && ok ||
+  fail "plan searches a pick at the sweep's most users past them"
+python3 - "$out/edge" <<'PY' && ok || fail "refine.csv: a pick at the sweep's most users, past them"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/refine.csv")))
+# the shipped held-out table quotes Llama-3.3-70B on Hopper by throughput only (offline rows): the
+# headroom raises no limit, so the pick is searched once
+assert len(rows) == 1, rows
+r = rows[0]
+assert (r["limits"], r["swept_users"], r["users"], r["next_swept_users"], r["search_top"], r["tries"]) == \
+    ("pick", "8", "16", "", "16", "1"), r
+assert float(r["tok_s_per_user"]) >= 20 and r["config"].endswith("c16"), r
 PY
 expect_rc 2 "plan with an unknown format" "$AIFSIM" plan -o "$out/both" --format yaml
 expect_err "--format expects one of table, csv, json, got 'yaml'" "plan names its formats"

@@ -425,7 +425,8 @@ END_TEST
  * makes at 37 users. Per-user speed never rises with the users, so the counts that meet the floor
  * are 1 up to some U >= 37; bisecting (8, 64) must find U itself (the resolution is one user below
  * 32 users a step), in at most 6 tries (log2 of the 56-user gap), and its row is what the point
- * makes at U users. With a floor no count above 8 meets, it keeps 8 and no row. */
+ * makes at U users. With a floor no count above 8 meets, it keeps 8 and no row. Past a sweep's
+ * most users (refine_past_sweep) it tries twice them first. */
 START_TEST(refine_finds_the_most_users)
 {
   g_autoptr(Catalog) c = shipped_catalog();
@@ -466,6 +467,23 @@ START_TEST(refine_finds_the_most_users)
   refine_users(&pt, &prof, 8, 64, &rf);
   ck_assert_int_eq(rf.users, 8);
   ck_assert_int_eq(rf.row.status, OUTCOME_UNSUPPORTED);
+  result_row_clear(&rf.row);
+  /* Past a sweep whose most users are 16: 32 <= 37 users meet the floor, so the first try (2 x 16)
+   * does and the search stops there, its top reached (the sweep's range stopped the pick). Past 32:
+   * 64 users miss it, and the bisection of (32, 64) finds U as above, in 1 + 5 tries. */
+  pt.p.plan.min_tok_s_per_user = speed[37];
+  ck_assert_msg(speed[64] < speed[37], "64 users as fast as 37: no edge to find");
+  refine_past_sweep(&pt, &prof, 16, &rf);
+  ck_assert_int_eq(rf.users, 32);
+  ck_assert_int_eq(rf.top, 32);
+  ck_assert_uint_eq(rf.tries, 1);
+  ck_assert_double_eq(rf.row.tok_s_per_user, speed[32]);
+  result_row_clear(&rf.row);
+  refine_past_sweep(&pt, &prof, 32, &rf);
+  ck_assert_int_eq(rf.users, want);
+  ck_assert_int_eq(rf.top, 64);
+  ck_assert_uint_le(rf.tries, 6);
+  ck_assert_double_eq(rf.row.tok_s_per_user, speed[want]);
   result_row_clear(&rf.row);
   point_clear(&pt);
   profile_clear(&prof);

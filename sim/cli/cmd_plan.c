@@ -6,7 +6,8 @@
  * (frontier_best): DIR/results.csv is what `run` writes, frontier included, so the two commands
  * share a folder without spoiling each other's files. Writes DIR/plan.csv; DIR/refine.csv, each
  * closed-loop pick's engine (and the pick with headroom's) at the most users between the sweep's
- * counts that still meet its limits (refine.h; not with --no-refine); with --size, the floor each
+ * counts that still meet its limits, or up to twice the sweep's most users for a pick at them
+ * (refine.h; not with --no-refine); with --size, the floor each
  * point's demand needs (sizing.h) in DIR/sizing.csv. */
 #include "commands.h"
 #include "csv.h"
@@ -178,38 +179,55 @@ static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const Re
   g_autofree char *name = isfinite(budget) ? g_strdup_printf("%s, %.4g MW", system, budget)
                           : isfinite(gpus) ? g_strdup_printf("%s, %.0f GPUs", system, gpus)
                                            : g_strdup(system);
+  if (limits && r->point == pick->point && limits[0] == pt.p.plan.min_tok_s_per_user && limits[1] == pt.p.plan.max_ttft) {
+    point_clear(&pt); /* the headroom raises no limit (no held-out error on them): the pick's search */
+    return;
+  }
   g_string_append_printf(out, "  %-18s %-13s ", name, kind);
-  if (hi <= lo || pt.p.factory.floor) {
-    if (pt.p.factory.floor) /* a whole floor a try: sized by --size, not searched here */
-      g_string_append(out, "a simulated floor (factory.floor.simulate): not searched\n");
-    else
-      g_string_append_printf(out, "at the sweep's most users (%d): nothing above it to try\n", lo);
+  if (pt.p.factory.floor) { /* a whole floor a try: sized by --size, not searched here */
+    g_string_append(out, "a simulated floor (factory.floor.simulate): not searched\n");
     point_clear(&pt);
     return;
   }
   if (limits)
     pt.p.plan.min_tok_s_per_user = limits[0], pt.p.plan.max_ttft = limits[1];
   double min_user = pt.p.plan.min_tok_s_per_user, max_ttft = pt.p.plan.max_ttft;
+  gboolean past = hi <= lo; /* the sweep's most users: nothing swept above them */
   Refine rf;
-  refine_users(&pt, &rs->profile, lo, hi, &rf);
+  if (past)
+    refine_past_sweep(&pt, &rs->profile, lo, &rf);
+  else
+    refine_users(&pt, &rs->profile, lo, hi, &rf);
   const ResultRow *f = &rf.row;
   g_string_append_printf(csv, "%s,", system);
   g_string_append_printf(csv, isfinite(budget) ? "%.6g," : ",", budget);
   g_string_append_printf(csv, isfinite(gpus) ? "%.0f," : ",", gpus);
-  g_string_append_printf(csv, "%s,%.6g,%.6g,%" G_GSIZE_FORMAT ",%d,%d,%d,%u", kind, min_user, max_ttft, r->point, lo,
-                         rf.users, hi, rf.tries);
+  g_string_append_printf(csv, "%s,%.6g,%.6g,%" G_GSIZE_FORMAT ",%d,%d,", kind, min_user, max_ttft, r->point, lo, rf.users);
+  if (!past)
+    g_string_append_printf(csv, "%d", hi);
+  g_string_append_printf(csv, ",%d,%u", rf.top, rf.tries);
+  if (past)
+    g_string_append_printf(out, "at the sweep's most users (%d); past them, ", lo);
   if (rf.users > lo) {
     double ttft = slo_at(pct, f->ttft_p50_ms, f->ttft_p90_ms, f->ttft_p99_ms) / 1e3;
     g_string_append_printf(out, "%s: %.0f tok/s per MW (%.3g%% of the pick's; %.3g%% at the sweep's %d users), %.1f "
-                                "tok/s per user, %s TTFT %.3g s; %d did not (%u simulations)\n",
+                                "tok/s per user, %s TTFT %.3g s",
                            f->config ? f->config : "", f->tok_s_per_mw, 100 * f->tok_s_per_mw / pick->tok_s_per_mw,
                            100 * r->tok_s_per_mw / pick->tok_s_per_mw, lo, f->tok_s_per_user, percentile_names[pct],
-                           ttft, hi, rf.tries);
+                           ttft);
+    if (rf.users == rf.top) /* only past the sweep: the search's top met the limits */
+      g_string_append_printf(out, " (%u simulation): the sweep's range, not the limits, stops this pick; widen "
+                                  "workload.arrival.users\n", rf.tries);
+    else
+      g_string_append_printf(out, "; %d did not (%u simulations)\n", past ? rf.top : hi, rf.tries);
     quoted(csv, f->config ? f->config : "");
     g_string_append_printf(csv, ",%.6g,%.6g,%.6g,%.6g\n", f->tok_s_per_user, ttft * 1e3, f->tok_s_per_mw, f->racks);
   } else {
-    g_string_append_printf(out, "no count between the sweep's %d and %d users meets its limits (%u simulations)\n", lo,
-                           hi, rf.tries);
+    if (past)
+      g_string_append_printf(out, "no count up to %d users meets its limits (%u simulations)\n", rf.top, rf.tries);
+    else
+      g_string_append_printf(out, "no count between the sweep's %d and %d users meets its limits (%u simulations)\n",
+                             lo, hi, rf.tries);
     g_string_append(csv, ",,,,,\n");
   }
   result_row_clear(&rf.row);
@@ -217,13 +235,14 @@ static void refine_one(const RunSetup *rs, const Summary *sum, guint i, const Re
 }
 
 /* Each system's closed-loop pick, and its pick with headroom, at the most users between the sweep's
- * counts that still meet their limits (refine.h): written to PATH and, with a table summary,
- * printed (a CSV or JSON summary on stdout stays one document). */
+ * counts that still meet their limits, or past the sweep's most users where it is at them
+ * (refine.h): written to PATH and, with a table summary, printed (a CSV or JSON summary on stdout
+ * stays one document). */
 static gboolean refine_picks(const RunSetup *rs, const Summary *sum, const char *path, gboolean quiet, gboolean print,
                              GError **error)
 {
   g_autoptr(GString) csv = g_string_new("system,budget_mw,factory_gpus,limits,min_tok_s_per_user,max_ttft_s,point,"
-                                        "swept_users,users,next_swept_users,tries,config,tok_s_per_user,ttft_ms,"
+                                        "swept_users,users,next_swept_users,search_top,tries,config,tok_s_per_user,ttft_ms,"
                                         "tok_s_per_mw,racks\n");
   g_autoptr(GString) out = g_string_new("\nBetween the sweep's users: each pick's engine at the most users that still "
                                         "meet its limits\n");
@@ -278,7 +297,7 @@ int cmd_plan(int argc, char **argv)
     { "provisioning", 0, 0, G_OPTION_ARG_STRING, &provisioning, "size the factory by nameplate, component or drawn power (factory.provisioning; drawn: racks provisioned for the operating point's draw)", "HOW" },
     { "size", 0, 0, G_OPTION_ARG_NONE, &size, "size each floor point (factory.floor.simulate) for its demand: the fewest racks whose floor meets the SLO, by simulating floors of that size (writes sizing.csv)", NULL },
     { "availability", 0, 0, G_OPTION_ARG_STRING, &availability, "with --size: the engines' share of the run in service the floor must also keep, e.g. 99.9% (factory.failures)", "SHARE" },
-    { "no-refine", 0, 0, G_OPTION_ARG_NONE, &no_refine, "do not search the users between the sweep's counts for each closed-loop pick (refine.csv)", NULL },
+    { "no-refine", 0, 0, G_OPTION_ARG_NONE, &no_refine, "do not search the users between the sweep's counts, or past its most, for each closed-loop pick (refine.csv)", NULL },
     { "top", 'n', 0, G_OPTION_ARG_INT, &top, "points per system and mode (default 3)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FORMAT" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
