@@ -147,7 +147,8 @@ static char *settings_of(const SystemSummary *ss, const ResultRow *r)
   for (gsize i = 0; i < N_UNLABELLED; i++)
     if (ss->varies[i]) {
       g_autofree char *v = cell_text(r, unlabelled[i]);
-      g_string_append_printf(t, "%s%s=%s", t->len ? "; " : "", unlabelled[i], v);
+      if (*v) /* a setting this point does not have (an aggregated engine's router): not named */
+        g_string_append_printf(t, "%s%s=%s", t->len ? "; " : "", unlabelled[i], v);
     }
   if (r->swept && *r->swept) {
     gboolean headed = isfinite(ss->budget_mw) || isfinite(ss->factory_gpus); /* per size: the heading says it */

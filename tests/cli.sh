@@ -485,6 +485,33 @@ assert (r["limits"], r["swept_users"], r["users"], r["next_swept_users"], r["sea
     ("pick", "8", "16", "", "16", "1"), r
 assert float(r["tok_s_per_user"]) >= 20 and r["config"].endswith("c16"), r
 PY
+# the keynote's argument on a GB200 NVL72 (scenarios/gtc-disaggregated.yaml, cut to its high-throughput
+# end): served disaggregated, the best decode pool is wide expert-parallel with attention-DP, and at
+# the SLO it makes more tokens per MW than any aggregated engine swept beside it
+cat >"$out/wide-ep.yaml" <<YAML
+name: wide-ep
+system: gb200-nvl72
+model: deepseek-r1
+workload: {input: 1000, output: 2000, arrival: {kind: closed, users: [2048, 4096, 8192]}}
+serving:
+  framework: trtllm
+  precision: fp4
+  mode: [aggregated, disaggregated]
+  parallelism: auto
+  disaggregated: {prefill: {workers: [1, 2], tp: 4, ep: 4, attention_dp: true}, decode: {workers: 1}}
+factory: {power_budget: 100 MW}
+plan: {min_tok_s_per_user: 30, max_ttft: 10 s}
+YAML
+expect_rc 0 "plan of aggregated against disaggregated on GB200" "$AIFSIM" plan "$out/wide-ep.yaml" -o "$out/wide-ep" -q --no-refine
+python3 - "$out/wide-ep" <<'PY' && ok || fail "GB200's pick is a wide-EP attention-DP decode pool, ahead of every aggregated engine"
+import csv, sys
+d = sys.argv[1]
+rows = {r["point"]: r for r in csv.DictReader(open(d + "/results.csv"))}
+pick = rows[next(csv.DictReader(open(d + "/plan.csv")))["point"]]
+assert pick["mode"] == "disaggregated" and int(pick["ep"]) >= 16 and pick["attention_dp"] == "1", pick
+agg = [r for r in rows.values() if r["mode"] == "aggregated" and r["status"] == "ok"]
+assert agg and all(float(pick["tok_s_per_mw"]) > float(r["tok_s_per_mw"]) for r in agg), pick
+PY
 expect_rc 2 "plan with an unknown format" "$AIFSIM" plan -o "$out/both" --format yaml
 expect_err "--format expects one of table, csv, json, got 'yaml'" "plan names its formats"
 expect_rc 2 "plan with a bad TTFT" "$AIFSIM" plan "$SRC/scenarios/gtc-100mw.yaml" -o "$out/plan3" --max-ttft fast

@@ -227,6 +227,12 @@ START_TEST(listed_points_say_their_settings)
   }
   ResultRow *t = row(rows, "t", 50, 100, OUTCOME_OK);
   t->mode = g_strdup("aggregated"), t->config = g_strdup("agg 1x tp8 fp4 trtllm c8"), t->router = g_strdup("round_robin");
+  /* system u swept both modes: its one aggregated engine has no router (the column is empty), its
+   * disaggregated pools are routed; a setting a point does not have is not named ("router=") */
+  ResultRow *ua = row(rows, "u", 50, 100, OUTCOME_OK), *ud = row(rows, "u", 50, 120, OUTCOME_OK);
+  ua->mode = g_strdup("aggregated"), ua->config = g_strdup("agg 1x tp8 fp4 trtllm c64"), ua->router = g_strdup("");
+  ud->mode = g_strdup("disaggregated"), ud->config = g_strdup("P 1x tp4 D 1x tp8 fp4 trtllm c64");
+  ud->router = g_strdup("least_loaded");
   SummaryOptions o = { .slo = "none", .budget_w = 1e8, .percentile = PCT_P50 };
   g_autoptr(Summary) sum = summary_new(2, &o);
   for (guint i = 0; i < rows->len; i++)
@@ -240,6 +246,9 @@ START_TEST(listed_points_say_their_settings)
   ck_assert_msg(strstr(table, "agg 2x tp4 fp8 trtllm c32 [router=round_robin; serving.prefix_cache.enabled=true]\n"),
                 "%s", table); /* the second best, point 2 */
   ck_assert_msg(strstr(table, "  pick: agg 1x tp8 fp4 trtllm c8\n"), "%s", table);
+  ck_assert_msg(strstr(table, "  pick: P 1x tp4 D 1x tp8 fp4 trtllm c64 [router=least_loaded]\n"), "%s", table);
+  ck_assert_msg(strstr(table, "agg 1x tp8 fp4 trtllm c64\n"), "%s", table);
+  ck_assert_msg(!strstr(table, "router=]"), "%s", table);
   g_autofree char *csv = summary_text(sum, SUMMARY_CSV);
   ck_assert_msg(strstr(csv, "s,,,aggregated,0,3,agg 2x tp4 fp8 trtllm c32,router=kv_aware; serving.prefix_cache.enabled=true,"),
                 "%s", csv);
